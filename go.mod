@@ -1,0 +1,12 @@
+module github.com/catalogkit/catalogkit
+
+go 1.26.0
+
+require (
+	github.com/google/go-cmdtest v0.4.0 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/google/renameio v0.1.0 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)
