@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""catalog_port: the Python port of catalogkit, speaking catalogkit-conformance/1.
+
+Run it as the runner's child process:
+
+    catalogkit conform -- python3 conformance/ports/python/catalog_port.py
+
+It reads one JSON message per line on stdin and writes one reply per line on
+stdout, flushed at once (see conformance/PROTOCOL.md). stdout carries only
+protocol messages; anything else goes to stderr. Every failure, a bug
+included, becomes a reply; the port exits 0 when stdin ends.
+
+Standard library only (Python 3.8 or later); the contract itself is in
+catalogkit.py, next to this file.
+"""
+
+import sys
+
+# The port must leave the source tree as it found it (the release archive is
+# built from it): no __pycache__ next to catalogkit.py.
+sys.dont_write_bytecode = True
+
+import decimal  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import traceback  # noqa: E402
+
+import catalogkit  # noqa: E402
+
+PROTOCOL = "catalogkit-conformance/1"
+PORT_NAME = "catalogkit-python"
+PORT_LANGUAGE = "Python"
+
+# INVALID_JSON is the code of the JSON text layer: duplicate object keys,
+# invalid UTF-8, lone surrogates, nesting deeper than MAX_DEPTH.
+INVALID_JSON = "INVALID_JSON"
+MAX_DEPTH = 256
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+if hasattr(sys, "set_int_max_str_digits"):
+    # Integers of any magnitude must survive decoding and re-encoding; since
+    # Python 3.11 int() and str() refuse more than 4300 digits by default.
+    sys.set_int_max_str_digits(0)
+
+
+def port_version():
+    """port_version returns the contents of the repository's VERSION file,
+    or "unknown" if it cannot be read."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "VERSION")
+    try:
+        with open(path, encoding="utf-8") as f:
+            v = f.read().strip()
+    except OSError:
+        return "unknown"
+    return v or "unknown"
+
+
+class JSONTextError(Exception):
+    """JSONTextError is a problem of the JSON text layer, reported with the
+    INVALID_JSON code."""
+
+
+class ProtocolError(Exception):
+    """ProtocolError is a request the port cannot make sense of, answered
+    with a {"type": "error"} line."""
+
+
+def _reject_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def decode(raw):
+    """decode parses one line of bytes as JSON.
+
+    Integers (no fraction, no exponent) become int of any size, other numbers
+    decimal.Decimal, so 1.0 and 1e2 stay non-integers. It returns the value
+    and a list of JSON text problems (duplicate keys, invalid UTF-8, lone
+    surrogates, nesting too deep) that do not stop it from being read, so a
+    reply can still echo its seq. It raises ValueError if raw is not JSON.
+    """
+    problems = []
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        problems.append("invalid UTF-8 at byte %d" % e.start)
+        # Invalid bytes become lone surrogates, which the walk below finds
+        # again; the rest of the message can still be read.
+        text = raw.decode("utf-8", "surrogateescape")
+
+    def pairs(items):
+        obj = {}
+        for k, v in items:
+            if k in obj:
+                problems.append("duplicate object key %s" % json.dumps(k))
+            obj[k] = v
+        return obj
+
+    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_float=decimal.Decimal,
+                               parse_constant=_reject_constant)
+    try:
+        value = decoder.decode(text)
+    except RecursionError:
+        raise ValueError("nesting too deep")
+    _walk(value, "$", 0, problems)
+    return value, problems
+
+
+def _walk(v, path, depth, problems):
+    # _walk appends to problems every lone surrogate and nesting deeper than
+    # MAX_DEPTH in v.
+    if depth > MAX_DEPTH:
+        problems.append("%s: nesting deeper than %d" % (path, MAX_DEPTH))
+        return
+    if type(v) is str:
+        m = _SURROGATE.search(v)
+        if m:
+            problems.append("%s: lone surrogate or invalid UTF-8 at code point %d" % (path, m.start()))
+    elif type(v) is dict:
+        for k, x in v.items():
+            p = path + "[" + json.dumps(k) + "]"
+            m = _SURROGATE.search(k)
+            if m:
+                problems.append("%s: lone surrogate or invalid UTF-8 in a key" % p)
+            _walk(x, p, depth + 1, problems)
+    elif type(v) is list:
+        for i, x in enumerate(v):
+            _walk(x, "%s[%d]" % (path, i), depth + 1, problems)
+
+
+def encode(v):
+    """encode returns v as one line of ASCII JSON text, without the newline.
+    Object keys keep their order; ints and Decimals are written exactly."""
+    parts = []
+    _encode(v, parts)
+    return "".join(parts)
+
+
+def _encode(v, parts):
+    if v is None:
+        parts.append("null")
+    elif v is True:
+        parts.append("true")
+    elif v is False:
+        parts.append("false")
+    elif type(v) is int:
+        parts.append(str(v))
+    elif type(v) is decimal.Decimal:
+        if not v.is_finite():
+            raise ValueError("cannot encode %s as JSON" % v)
+        parts.append(str(v))
+    elif type(v) is str:
+        parts.append(json.dumps(v))
+    elif type(v) is list:
+        parts.append("[")
+        for i, x in enumerate(v):
+            if i:
+                parts.append(",")
+            _encode(x, parts)
+        parts.append("]")
+    elif type(v) is dict:
+        parts.append("{")
+        for i, (k, x) in enumerate(v.items()):
+            if i:
+                parts.append(",")
+            if type(k) is not str:
+                raise TypeError("object key %r is not a string" % (k,))
+            parts.append(json.dumps(k))
+            parts.append(":")
+            _encode(x, parts)
+        parts.append("}")
+    else:
+        raise TypeError("cannot encode %s as JSON" % type(v).__name__)
+
+
+def perform(call):
+    """perform runs a discover or validate_arguments call on the values in
+    call, as decoded, and returns its result; it raises CatalogError."""
+    op = call.get("op")
+    if op == "discover":
+        return catalogkit.discover(call.get("catalog", catalogkit.ABSENT),
+                                   call.get("family", catalogkit.ABSENT),
+                                   call.get("name", catalogkit.ABSENT))
+    if op == "validate_arguments":
+        return catalogkit.validate_arguments(call.get("catalog", catalogkit.ABSENT),
+                                             call.get("name", catalogkit.ABSENT),
+                                             call.get("arguments", catalogkit.ABSENT))
+    raise ProtocolError("op %s is not discover or validate_arguments" % json.dumps(op) if type(op) is str else "op is missing or not a string")
+
+
+def mutate(v):
+    """mutate changes the object or array v in place, as PROTOCOL.md's
+    mutation procedure says."""
+    if type(v) is dict:
+        for k in list(v):
+            if type(v[k]) in (dict, list):
+                mutate(v[k])
+            else:
+                v[k] = "MUTATED"
+        v["__mutated__"] = True
+    elif type(v) is list:
+        for i in range(len(v)):
+            if type(v[i]) in (dict, list):
+                mutate(v[i])
+            else:
+                v[i] = "MUTATED"
+        v.append("MUTATED")
+
+
+def mutate_and_repeat(inner):
+    """mutate_and_repeat makes the inner call, mutates its result in place,
+    makes the same call again on the same in-memory values and returns both
+    results with the catalog and arguments as they are afterwards."""
+    if type(inner) is not dict:
+        raise ProtocolError("mutate_and_repeat: call is not an object")
+    if inner.get("op") not in ("discover", "validate_arguments"):
+        raise ProtocolError("mutate_and_repeat: inner op must be discover or validate_arguments")
+    result = perform(inner)
+    first = catalogkit.copy_json(result)
+    mutate(result)
+    second = perform(inner)
+    args = None
+    if inner.get("op") == "validate_arguments":
+        args = catalogkit.copy_json(inner.get("arguments"))
+    return {
+        "first": first,
+        "second": second,
+        "catalog": catalogkit.copy_json(inner.get("catalog")),
+        "arguments": args,
+    }
+
+
+def outcome(call):
+    """outcome runs one CALL object and returns its OUTCOME object."""
+    if type(call) is not dict:
+        raise ProtocolError("call is not an object")
+    op = call.get("op")
+    try:
+        if op in ("discover", "validate_arguments"):
+            return {"result": perform(call)}
+        if op == "mutate_and_repeat":
+            return {"result": mutate_and_repeat(call.get("call"))}
+    except catalogkit.CatalogError as e:
+        out = {"error": e.code}
+        if e.detail:
+            out["detail"] = e.detail
+        return out
+    return {"not_implemented": "this port has no op %s" % (json.dumps(op) if type(op) is str else "(missing or not a string)")}
+
+
+def handle(raw):
+    """handle answers one line of input with one reply object."""
+    seq = None
+    try:
+        try:
+            msg, problems = decode(raw)
+        except ValueError as e:
+            raise ProtocolError("request is not JSON: %s" % e)
+        if type(msg) is not dict:
+            raise ProtocolError("request is not a JSON object")
+        kind = msg.get("type")
+        if kind == "hello":
+            return {"type": "hello", "protocol": PROTOCOL,
+                    "port": {"name": PORT_NAME, "language": PORT_LANGUAGE, "version": port_version()}}
+        seq = msg.get("seq")
+        if kind != "call":
+            raise ProtocolError("unknown message type %s" % encode(kind))
+        if problems:
+            return {"type": "reply", "seq": seq,
+                    "outcome": {"error": INVALID_JSON, "detail": "; ".join(problems)}}
+        return {"type": "reply", "seq": seq, "outcome": outcome(msg.get("call"))}
+    except ProtocolError as e:
+        return {"type": "error", "seq": seq, "message": str(e)}
+    except Exception as e:  # a bug is a reply, never a crash
+        traceback.print_exc(file=sys.stderr)
+        return {"type": "error", "seq": seq, "message": "port bug: %s: %s" % (type(e).__name__, e)}
+
+
+def main():
+    """main serves the protocol on stdin and stdout until stdin ends and
+    returns the exit status."""
+    stdin = sys.stdin.buffer
+    stdout = sys.stdout.buffer
+    # Only protocol lines go to stdout; a stray print goes to stderr.
+    sys.stdout = sys.stderr
+    while True:
+        raw = stdin.readline()
+        if not raw:
+            return 0
+        if not raw.strip():
+            continue
+        reply = handle(raw)
+        try:
+            line = encode(reply)
+        except Exception as e:  # noqa: BLE001 -- reported, never a crash
+            traceback.print_exc(file=sys.stderr)
+            line = encode({"type": "error", "seq": reply.get("seq"), "message": "port bug: cannot encode reply: %s" % e})
+        stdout.write(line.encode("ascii") + b"\n")
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
