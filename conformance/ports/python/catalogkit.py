@@ -345,8 +345,9 @@ def validate_arguments(catalog, name, arguments):
         raise CatalogError(INVALID_LABEL, "name: %s is not a string" % _describe_value(name))
     tool = select_tools(tools, ALL, name)[0]
     check_argument_keys(tool, arguments)
-    for key, value in arguments.items():
-        check_argument_value(tool.field(key), value)
+    for f in tool.fields:
+        if f.name in arguments:
+            check_argument_value(f, arguments[f.name])
     return {
         "name": tool.name,
         "arguments": copy_json(arguments),
