@@ -10,7 +10,7 @@ stdout, flushed at once (see conformance/PROTOCOL.md). stdout carries only
 protocol messages; anything else goes to stderr. Every failure, a bug
 included, becomes a reply; the port exits 0 when stdin ends.
 
-Standard library only (Python 3.8 or later); the contract itself is in
+Standard library only (Python 3.7 or later: dicts keep key order); the contract is in
 catalogkit.py, next to this file.
 """
 

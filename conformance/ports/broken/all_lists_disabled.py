@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+# BROKEN: lists disabled tools under "all" (it lifts the enabled filter too).
+"""A deliberately broken Python port: the real one with one behaviour changed.
+
+The conformance cases must catch it; see README.md in this directory.
+"""
+
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+import catalog_port  # noqa: E402
+import catalogkit  # noqa: E402
+
+real_is_chosen = catalogkit.is_chosen
+
+
+def is_chosen(tool, family, name):
+    if family == catalogkit.ALL:
+        return name is catalogkit.ABSENT or tool.name == name
+    return real_is_chosen(tool, family, name)
+
+
+catalogkit.is_chosen = is_chosen
+
+
+if __name__ == "__main__":
+    sys.exit(catalog_port.main())
