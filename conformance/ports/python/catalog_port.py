@@ -33,9 +33,10 @@ PORT_NAME = "catalogkit-python"
 PORT_LANGUAGE = "Python"
 
 # INVALID_JSON is the code of the JSON text layer: duplicate object keys,
-# invalid UTF-8, lone surrogates, nesting deeper than MAX_DEPTH.
+# invalid UTF-8, lone surrogates, an input value nested deeper than MAX_DEPTH
+# arrays and objects (the limits of the Go package's ParseJSON).
 INVALID_JSON = "INVALID_JSON"
-MAX_DEPTH = 256
+MAX_DEPTH = 64
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -77,8 +78,9 @@ def decode(raw):
     Integers (no fraction, no exponent) become int of any size, other numbers
     decimal.Decimal, so 1.0 and 1e2 stay non-integers. It returns the value
     and a list of JSON text problems (duplicate keys, invalid UTF-8, lone
-    surrogates, nesting too deep) that do not stop it from being read, so a
-    reply can still echo its seq. It raises ValueError if raw is not JSON.
+    surrogates) that do not stop it from being read, so a reply can still
+    echo its seq. It raises ValueError if raw is not JSON (nesting too deep
+    for Python's decoder included).
     """
     problems = []
     try:
@@ -103,30 +105,53 @@ def decode(raw):
         value = decoder.decode(text)
     except RecursionError:
         raise ValueError("nesting too deep")
-    _walk(value, "$", 0, problems)
+    _walk(value, problems)
     return value, problems
 
 
-def _walk(v, path, depth, problems):
-    # _walk appends to problems every lone surrogate and nesting deeper than
-    # MAX_DEPTH in v.
-    if depth > MAX_DEPTH:
-        problems.append("%s: nesting deeper than %d" % (path, MAX_DEPTH))
-        return
-    if type(v) is str:
-        m = _SURROGATE.search(v)
-        if m:
-            problems.append("%s: lone surrogate or invalid UTF-8 at code point %d" % (path, m.start()))
-    elif type(v) is dict:
-        for k, x in v.items():
-            p = path + "[" + json.dumps(k) + "]"
-            m = _SURROGATE.search(k)
+def _walk(v, problems):
+    # _walk appends to problems every string or key of v that holds a lone
+    # surrogate (an escape like "\ud800", or an invalid UTF-8 byte).
+    stack = [(v, "$")]
+    while stack:
+        v, path = stack.pop()
+        if type(v) is str:
+            m = _SURROGATE.search(v)
             if m:
-                problems.append("%s: lone surrogate or invalid UTF-8 in a key" % p)
-            _walk(x, p, depth + 1, problems)
-    elif type(v) is list:
-        for i, x in enumerate(v):
-            _walk(x, "%s[%d]" % (path, i), depth + 1, problems)
+                problems.append("%s: lone surrogate or invalid UTF-8 at code point %d" % (path, m.start()))
+        elif type(v) is dict:
+            for k, x in reversed(list(v.items())):
+                p = "%s[%s]" % (path, json.dumps(k))
+                if _SURROGATE.search(k):
+                    problems.append("%s: lone surrogate or invalid UTF-8 in the key" % p)
+                stack.append((x, p))
+        elif type(v) is list:
+            for i in range(len(v) - 1, -1, -1):
+                stack.append((v[i], "%s[%d]" % (path, i)))
+
+
+def depth(v):
+    """depth returns the deepest nesting of arrays and objects in v: 0 for
+    a string, 1 for [] or [1], 2 for [[]]."""
+    deepest = 0
+    stack = [(v, 1)]
+    while stack:
+        v, d = stack.pop()
+        if type(v) is dict:
+            v = list(v.values())
+        if type(v) is list:
+            deepest = max(deepest, d)
+            stack.extend((x, d + 1) for x in v)
+    return deepest
+
+
+def check_depth(call):
+    """check_depth raises JSONTextError if an input value of call (catalog,
+    family, name, arguments) nests deeper than MAX_DEPTH, the limit of Go's
+    catalog.ParseJSON."""
+    for key in ("catalog", "family", "name", "arguments"):
+        if key in call and depth(call[key]) > MAX_DEPTH:
+            raise JSONTextError("%s: nesting deeper than the limit of %d" % (key, MAX_DEPTH))
 
 
 def encode(v):
@@ -176,7 +201,9 @@ def _encode(v, parts):
 
 def perform(call):
     """perform runs a discover or validate_arguments call on the values in
-    call, as decoded, and returns its result; it raises CatalogError."""
+    call, as decoded, and returns its result; it raises CatalogError or
+    JSONTextError."""
+    check_depth(call)
     op = call.get("op")
     if op == "discover":
         return catalogkit.discover(call.get("catalog", catalogkit.ABSENT),
@@ -256,6 +283,8 @@ def outcome(call):
         if e.detail:
             out["detail"] = e.detail
         return out
+    except JSONTextError as e:
+        return {"error": INVALID_JSON, "detail": str(e)}
     return {"not_implemented": "this port has no op %s" % (json.dumps(op) if type(op) is str else "(missing or not a string)")}
 
 
