@@ -154,8 +154,10 @@ def code_points(s):
 
 
 def _quote(s):
-    # _quote renders user input for a detail message, like Go's %q.
-    return '"' + s.encode("unicode_escape").decode("ascii").replace('"', '\\"') + '"'
+    # _quote renders user input for a detail message, like Go's %q, cut
+    # after 80 code points so that a huge input gives a short message.
+    more = "..." if len(s) > 80 else ""
+    return '"' + s[:80].encode("unicode_escape").decode("ascii").replace('"', '\\"') + '"' + more
 
 
 def _describe_value(v):
@@ -241,7 +243,9 @@ def validate_fields(fields, path):
 
 
 def _keys(keys):
-    return "[" + ", ".join(_quote(k) for k in sorted(keys)) + "]"
+    keys = sorted(keys)
+    more = ", ..." if len(keys) > 8 else ""
+    return "[" + ", ".join(_quote(k) for k in keys[:8]) + more + "]"
 
 
 def input_schema(tool):
