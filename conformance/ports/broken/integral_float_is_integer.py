@@ -19,8 +19,12 @@ real_is_json_integer = catalogkit.is_json_integer
 
 
 def is_json_integer(v):
-    if type(v) is decimal.Decimal:
-        return v.is_finite() and v == v.to_integral_value()
+    if type(v) is catalog_port.Number:
+        try:
+            d = decimal.Decimal(v.literal)
+            return d == d.to_integral_value()
+        except ArithmeticError:
+            return False
     return real_is_json_integer(v)
 
 

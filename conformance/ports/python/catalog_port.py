@@ -20,7 +20,6 @@ import sys
 # built from it): no __pycache__ next to catalogkit.py.
 sys.dont_write_bytecode = True
 
-import decimal  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
@@ -68,6 +67,22 @@ class ProtocolError(Exception):
     with a {"type": "error"} line."""
 
 
+class Number:
+    """Number is a JSON number written with a fraction or an exponent (1.0,
+    1e2, -0.5E-3), kept as its literal text so that it is echoed exactly and
+    is never taken for an integer: it is neither an int nor a bool."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal):
+        self.literal = literal
+
+    def __str__(self):
+        return self.literal
+
+    __repr__ = __str__
+
+
 def _reject_constant(name):
     raise ValueError("%s is not JSON" % name)
 
@@ -76,7 +91,7 @@ def decode(raw):
     """decode parses one line of bytes as JSON.
 
     Integers (no fraction, no exponent) become int of any size, other numbers
-    decimal.Decimal, so 1.0 and 1e2 stay non-integers. It returns the value
+    Number, so 1.0 and 1e2 stay non-integers. It returns the value
     and a list of JSON text problems (duplicate keys, invalid UTF-8, lone
     surrogates) that do not stop it from being read, so a reply can still
     echo its seq. It raises ValueError if raw is not JSON (nesting too deep
@@ -99,7 +114,7 @@ def decode(raw):
             obj[k] = v
         return obj
 
-    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_float=decimal.Decimal,
+    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_float=Number,
                                parse_constant=_reject_constant)
     try:
         value = decoder.decode(text)
@@ -156,7 +171,7 @@ def check_depth(call):
 
 def encode(v):
     """encode returns v as one line of ASCII JSON text, without the newline.
-    Object keys keep their order; ints and Decimals are written exactly."""
+    Object keys keep their order; numbers are written exactly."""
     parts = []
     _encode(v, parts)
     return "".join(parts)
@@ -171,10 +186,8 @@ def _encode(v, parts):
         parts.append("false")
     elif type(v) is int:
         parts.append(str(v))
-    elif type(v) is decimal.Decimal:
-        if not v.is_finite():
-            raise ValueError("cannot encode %s as JSON" % v)
-        parts.append(str(v))
+    elif type(v) is Number:
+        parts.append(v.literal)
     elif type(v) is str:
         parts.append(json.dumps(v))
     elif type(v) is list:
@@ -306,8 +319,9 @@ def handle(raw):
         if kind != "call":
             raise ProtocolError("unknown message type %s" % encode(kind))
         if problems:
+            more = "; and %d more" % (len(problems) - 5) if len(problems) > 5 else ""
             return {"type": "reply", "seq": seq,
-                    "outcome": {"error": INVALID_JSON, "detail": "; ".join(problems)}}
+                    "outcome": {"error": INVALID_JSON, "detail": "; ".join(problems[:5]) + more}}
         return {"type": "reply", "seq": seq, "outcome": outcome(msg.get("call"))}
     except ProtocolError as e:
         return {"type": "error", "seq": seq, "message": str(e)}

@@ -176,7 +176,8 @@ def _describe_value(v):
     if is_json_integer(v) and v.bit_length() > 64:
         # str() of a very long int may raise ValueError (Python 3.11+).
         return "an integer of %d bits" % v.bit_length()
-    return "the number " + str(v)
+    text = str(v)
+    return "the number " + (text[:80] + "..." if len(text) > 80 else text)
 
 
 def validate_catalog(catalog):
