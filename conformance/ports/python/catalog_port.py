@@ -38,6 +38,7 @@ INVALID_JSON = "INVALID_JSON"
 MAX_DEPTH = 64
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 
 if hasattr(sys, "set_int_max_str_digits"):
     # Integers of any magnitude must survive decoding and re-encoding; since
@@ -120,7 +121,11 @@ def decode(raw):
         value = decoder.decode(text)
     except RecursionError:
         raise ValueError("nesting too deep")
-    _walk(value, problems)
+    # A lone surrogate can only come from invalid UTF-8 (already a problem)
+    # or from a \uD800-\uDFFF escape: walk the value only if the text has
+    # one, to find where.
+    if problems or _SURROGATE_ESCAPE.search(raw):
+        _walk(value, problems)
     return value, problems
 
 
@@ -145,19 +150,26 @@ def _walk(v, problems):
                 stack.append((v[i], "%s[%d]" % (path, i)))
 
 
-def depth(v):
-    """depth returns the deepest nesting of arrays and objects in v: 0 for
-    a string, 1 for [] or [1], 2 for [[]]."""
-    deepest = 0
-    stack = [(v, 1)]
-    while stack:
-        v, d = stack.pop()
-        if type(v) is dict:
-            v = list(v.values())
-        if type(v) is list:
-            deepest = max(deepest, d)
-            stack.extend((x, d + 1) for x in v)
-    return deepest
+def depth(v, limit=MAX_DEPTH):
+    """depth returns the deepest nesting of arrays and objects in v (0 for a
+    string, 1 for [] or [1], 2 for [[]]); it stops counting at limit + 1."""
+    d = 0
+    level = [v]
+    while d <= limit:
+        below = []
+        containers = False
+        for x in level:
+            if type(x) is list:
+                below.extend(x)
+                containers = True
+            elif type(x) is dict:
+                below.extend(x.values())
+                containers = True
+        if not containers:
+            break
+        d += 1
+        level = below
+    return d
 
 
 def check_depth(call):
@@ -172,9 +184,18 @@ def check_depth(call):
 def encode(v):
     """encode returns v as one line of ASCII JSON text, without the newline.
     Object keys keep their order; numbers are written exactly."""
-    parts = []
-    _encode(v, parts)
-    return "".join(parts)
+    try:
+        # Fast path: the standard encoder, for values without a Number.
+        return json.dumps(v, ensure_ascii=True, separators=(",", ":"), allow_nan=False,
+                          default=_refuse)
+    except (TypeError, ValueError):
+        parts = []
+        _encode(v, parts)
+        return "".join(parts)
+
+
+def _refuse(v):
+    raise TypeError("not a standard JSON value: %s" % type(v).__name__)
 
 
 def _encode(v, parts):
