@@ -84,6 +84,21 @@ class Number:
     __repr__ = __str__
 
 
+class NegativeZero(int):
+    """NegativeZero is the integer literal -0: the int 0, remembered as
+    written so that a canonical serialization (records.py) can keep the
+    literal. The protocol compares numbers by value and echoes it as 0."""
+
+    __slots__ = ()
+
+
+NEGATIVE_ZERO = NegativeZero(0)
+
+
+def _parse_int(literal):
+    return NEGATIVE_ZERO if literal == "-0" else int(literal)
+
+
 def _reject_constant(name):
     raise ValueError("%s is not JSON" % name)
 
@@ -115,7 +130,7 @@ def decode(raw):
             obj[k] = v
         return obj
 
-    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_float=Number,
+    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_float=Number, parse_int=_parse_int,
                                parse_constant=_reject_constant)
     try:
         value = decoder.decode(text)
@@ -205,8 +220,8 @@ def _encode(v, parts):
         parts.append("true")
     elif v is False:
         parts.append("false")
-    elif type(v) is int:
-        parts.append(str(v))
+    elif isinstance(v, int):
+        parts.append(int.__repr__(v))
     elif type(v) is Number:
         parts.append(v.literal)
     elif type(v) is str:
