@@ -23,6 +23,8 @@ type command struct {
 
 // commands lists the subcommands in the order the usage shows them.
 var commands = []command{
+	{"discover", "list tool descriptions of a family, or one tool by name", runDiscover},
+	{"validate", "check a call's arguments against a tool's input schema", runValidate},
 }
 
 func main() { os.Exit(Main()) }
