@@ -19,8 +19,8 @@ catalogkit discover --catalog conformance/synthetic-catalog.json --family all --
 func runDiscover(c *cli, args []string) int {
 	fs := c.flags("discover", "--catalog FILE --family F [--name N]", discoverExample)
 	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON array of tool definitions); - reads stdin")
-	family := fs.String("family", "", "`family` to list, or \"all\" for every family")
-	name := fs.String("name", "", "exact tool `name` to return (optional)")
+	family := fs.String("family", "", "family `F` to list, or \"all\" for every family")
+	name := fs.String("name", "", "exact tool name `N` to return (optional)")
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
@@ -53,8 +53,8 @@ catalogkit validate --catalog conformance/synthetic-catalog.json --name page.fin
 func runValidate(c *cli, args []string) int {
 	fs := c.flags("validate", "--catalog FILE --name N --arguments JSON|@FILE|-", validateExample)
 	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON array of tool definitions); - reads stdin")
-	name := fs.String("name", "", "exact tool `name`")
-	arguments := fs.String("arguments", "", "the call's arguments: a JSON object, @FILE to read a file, or - for stdin")
+	name := fs.String("name", "", "exact tool name `N`")
+	arguments := fs.String("arguments", "", "the call's arguments: a `JSON` object, @FILE to read a file, or - for stdin")
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
@@ -145,16 +145,22 @@ func (c *cli) contractError(err error, source string) int {
 		return c.errorf("", "%v", err)
 	}
 	if source == "" {
-		return c.errorf(hintFor(ce.Code), "%s", ce)
+		return c.errorf(hintFor(ce), "%s", ce)
 	}
-	return c.errorf(hintFor(ce.Code), "%s: %s", source, ce)
+	return c.errorf(hintFor(ce), "%s: %s", source, ce)
 }
 
-func hintFor(code catalog.Code) string {
-	switch code {
+func hintFor(e *catalog.Error) string {
+	inCatalog := strings.HasPrefix(e.Path, "$")
+	switch e.Code {
 	case catalog.InvalidJSON:
 		return "fix the JSON text at the position shown; duplicate keys are never allowed"
-	case catalog.InvalidCatalog, catalog.InvalidFields, catalog.InvalidLabel, catalog.DuplicateTool,
+	case catalog.InvalidLabel:
+		if !inCatalog {
+			return "a label is 1 to 80 characters: a lowercase letter, then lowercase letters, digits, '.', '_' or '-'"
+		}
+		fallthrough
+	case catalog.InvalidCatalog, catalog.InvalidFields, catalog.DuplicateTool,
 		catalog.InvalidMetadata, catalog.InvalidSpec:
 		return "fix the value at the path shown; one bad definition rejects the whole catalog (rules: go doc github.com/catalogkit/catalogkit/catalog)"
 	case catalog.UnknownFamily:
