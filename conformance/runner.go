@@ -145,8 +145,11 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 		if rank[cr.Status] > rank[res.Status] {
 			res.Status = cr.Status
 			res.Message = fmt.Sprintf("check %d: %s", i, cr.Message)
-			if cr.Status == Fail {
+			switch cr.Status {
+			case Fail:
 				res.Message = fmt.Sprintf("check %d: outcome differs", i)
+			case Skip:
+				res.Message = fmt.Sprintf("check %d: not implemented: %s", i, cr.Message)
 			}
 		}
 	}

@@ -65,8 +65,7 @@ func serveLine(line []byte, target Target, info PortInfo) []byte {
 			Seq  json.RawMessage `json:"seq"`
 		}
 		if json.Unmarshal(line, &head) == nil && head.Type == "call" && len(head.Seq) > 0 {
-			out, _ := json.Marshal(map[string]string{"error": "INVALID_JSON", "detail": err.Error()})
-			return fmt.Appendf(nil, `{"type":"reply","seq":%s,"outcome":%s}`, head.Seq, out)
+			return fmt.Appendf(nil, `{"type":"reply","seq":%s,"outcome":%s}`, head.Seq, codeOutcome("INVALID_JSON", err.Error()))
 		}
 		return errorLine(nil, fmt.Sprintf("request is not valid JSON: %v", err))
 	}

@@ -145,38 +145,35 @@ func (p *Port) Call(call []byte) ([]byte, error) {
 	}
 	outcome, _ := msg.lookup("outcome")
 	if err := checkOutcome(outcome); err != nil {
-		return nil, p.fail(Error, fmt.Sprintf("%v: %s", err, brief(line)))
+		return nil, p.fail(Error, err.Error())
 	}
 	return outcome.appendJSON(nil), nil
 }
 
 // checkOutcome checks an OUTCOME object's shape.
 func checkOutcome(o *node) error {
+	shape := fmt.Errorf("outcome %s is not exactly one of result, error (with an optional detail) or not_implemented", o)
 	if o.kind != kObject || len(o.keys) == 0 {
-		return fmt.Errorf("outcome is not an object with result, error or not_implemented")
+		return shape
 	}
-	switch o.keys[0] {
-	case "result":
-		return onlyKeys(o, "result outcome", []string{"result"}, nil)
-	case "not_implemented":
-		if err := onlyKeys(o, "not_implemented outcome", []string{"not_implemented"}, nil); err != nil {
-			return err
-		}
+	switch {
+	case onlyKeys(o, "", []string{"result"}, nil) == nil:
+		return nil
+	case onlyKeys(o, "", []string{"not_implemented"}, nil) == nil:
 		if r, _ := o.lookup("not_implemented"); r.kind != kString {
 			return fmt.Errorf("not_implemented reason is not a string")
 		}
 		return nil
+	case onlyKeys(o, "", []string{"error"}, []string{"detail"}) == nil:
+		if e, _ := o.lookup("error"); e.kind != kString {
+			return fmt.Errorf("error code is not a string")
+		}
+		if d, ok := o.lookup("detail"); ok && d.kind != kString {
+			return fmt.Errorf("error detail is not a string")
+		}
+		return nil
 	}
-	if err := onlyKeys(o, "error outcome", []string{"error"}, []string{"detail"}); err != nil {
-		return fmt.Errorf("outcome has key %q: want exactly one of result, error (with an optional detail) or not_implemented", o.keys[0])
-	}
-	if e, _ := o.lookup("error"); e.kind != kString {
-		return fmt.Errorf("error code is not a string")
-	}
-	if d, ok := o.lookup("detail"); ok && d.kind != kString {
-		return fmt.Errorf("error detail is not a string")
-	}
-	return nil
+	return shape
 }
 
 // Close ends the port: it closes stdin, waits a moment for the port to exit,

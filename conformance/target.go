@@ -77,7 +77,7 @@ func (g goTarget) Call(call []byte) ([]byte, error) {
 		}
 		return mutateAndRepeat(c)
 	}
-	return json.Marshal(map[string]string{"not_implemented": fmt.Sprintf("no op %s", op)})
+	return append(append([]byte(`{"not_implemented":`), appendJSONString(nil, fmt.Sprintf("no op %s", op))...), '}'), nil
 }
 
 // goCall is one discover or validate_arguments call, its inputs decoded once.
@@ -149,12 +149,17 @@ func resultOutcome(res any) ([]byte, error) {
 
 func errorOutcome(err error) []byte {
 	var ce *catalog.Error
-	out := map[string]string{"error": "PORT_BUG", "detail": err.Error()}
 	if errors.As(err, &ce) {
-		out = map[string]string{"error": string(ce.Code), "detail": ce.Detail}
+		return codeOutcome(string(ce.Code), ce.Detail)
 	}
-	b, _ := json.Marshal(out)
-	return b
+	return codeOutcome("PORT_BUG", err.Error())
+}
+
+// codeOutcome returns {"error": code, "detail": detail}.
+func codeOutcome(code, detail string) []byte {
+	b := append([]byte(`{"error":`), appendJSONString(nil, code)...)
+	b = append(b, `,"detail":`...)
+	return append(appendJSONString(b, detail), '}')
 }
 
 // mutateAndRepeat is PROTOCOL.md's mutate_and_repeat for Go results: it
