@@ -15,7 +15,7 @@ import (
 // bugTarget is the Go implementation with one deliberate bug, made by
 // rewriting the call before it or the outcome after it.
 type bugTarget struct {
-	call    func(call *node) *node         // nil: unchanged
+	call    func(call *node) *node          // nil: unchanged
 	outcome func(call, outcome *node) *node // nil: unchanged
 }
 
