@@ -37,17 +37,19 @@ type Check struct {
 	// call is the call with every catalog reference resolved: what a port
 	// receives. display is the call as the case file writes it.
 	call, display *node
+	callJSON      []byte
+	displayJSON   string
 	// expect is {"result": VALUE} or {"error": "CODE"}, references resolved.
 	expect *node
 }
 
 // Call returns the JSON text of the call a port receives for this check (a
 // CALL object of PROTOCOL.md, every catalog inline).
-func (c *Check) Call() []byte { return c.call.appendJSON(nil) }
+func (c *Check) Call() []byte { return slices.Clone(c.callJSON) }
 
 // Display returns the call as the case file writes it, catalog references
 // unresolved: short enough to show in a report.
-func (c *Check) Display() string { return c.display.String() }
+func (c *Check) Display() string { return c.displayJSON }
 
 // Expect returns the JSON text of the expected outcome.
 func (c *Check) Expect() []byte { return c.expect.appendJSON(nil) }
@@ -158,6 +160,8 @@ func parseCheck(n *node, synthetic *node) (*Check, error) {
 		return nil, fmt.Errorf("call: %v", err)
 	}
 	chk.call = call
+	chk.callJSON = call.appendJSON(nil)
+	chk.displayJSON = chk.display.String()
 	expect, _ := n.lookup("expect")
 	if expect.kind != kObject || len(expect.keys) != 1 {
 		return nil, fmt.Errorf(`"expect" is not {"result": VALUE} or {"error": CODE}`)

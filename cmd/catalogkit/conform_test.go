@@ -2,7 +2,13 @@ package main
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
+
+	"github.com/catalogkit/catalogkit/conformance"
 )
 
 // TestMain lets the test binary stand in for catalogkit: run with
@@ -18,4 +24,64 @@ func TestMain(m *testing.M) {
 		os.Setenv("CATALOGKIT_TEST_AS_MAIN", "1") // inherited by children only
 	}
 	os.Exit(m.Run())
+}
+
+// BenchmarkStdio runs all 21 cases over stdin/stdout against one
+// long-lived port process per sub-benchmark: catalogkit port (built in the
+// setup) and, when conformance/ports/python/catalog_port.py exists, the
+// Python port. Besides the mean (ns/op) it reports the median wall time of
+// one run of the suite, ms-median/suite.
+func BenchmarkStdio(b *testing.B) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cases, err := conformance.Cases()
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(b.TempDir(), "catalogkit")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CATALOGKIT_TEST_AS_MAIN=")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	ports := []struct {
+		name    string
+		command []string
+		needs   string // a file that must exist
+	}{
+		{"go", []string{bin, "port"}, bin},
+		{"python", []string{"python3", filepath.Join(root, "conformance", "ports", "python", "catalog_port.py")},
+			filepath.Join(root, "conformance", "ports", "python", "catalog_port.py")},
+	}
+	for _, p := range ports {
+		b.Run(p.name, func(b *testing.B) {
+			if _, err := os.Stat(p.needs); err != nil {
+				b.Skipf("no port: %v", err)
+			}
+			if _, err := exec.LookPath(p.command[0]); err != nil {
+				b.Skipf("no %s: %v", p.command[0], err)
+			}
+			port := &conformance.Port{Command: p.command, Env: append(os.Environ(), "CATALOGKIT_TEST_AS_MAIN=")}
+			defer port.Close()
+			runner := &conformance.Runner{Target: port}
+			if rep := runner.RunCases(cases); !rep.OK() || rep.Passed != len(cases) {
+				b.Fatalf("warm-up run: %s", rep.Summary()) // also starts the port
+			}
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for range b.N {
+				start := time.Now()
+				rep := runner.RunCases(cases)
+				times = append(times, time.Since(start))
+				if !rep.OK() || rep.Passed != len(cases) {
+					b.Fatalf("run: %s", rep.Summary())
+				}
+			}
+			b.StopTimer()
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median/suite")
+		})
+	}
 }
