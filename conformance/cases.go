@@ -76,7 +76,7 @@ func Load(fsys fs.FS) ([]*Case, error) {
 	}
 	synthetic, err := parseJSON(catText)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", CatalogFile, err)
+		return nil, fmt.Errorf("failed to read %q: %v", CatalogFile, err)
 	}
 	names, err := fs.Glob(fsys, "cases/*.json")
 	if err != nil {
@@ -93,10 +93,10 @@ func Load(fsys fs.FS) ([]*Case, error) {
 		}
 		c, err := parseCase(data, synthetic)
 		if err != nil {
-			return nil, fmt.Errorf("case file %s: %v", name, err)
+			return nil, fmt.Errorf("case file %q: %v", name, err)
 		}
 		if want := strings.TrimSuffix(path.Base(name), ".json"); c.ID != want {
-			return nil, fmt.Errorf("case file %s: id %q does not match the file name", name, c.ID)
+			return nil, fmt.Errorf("case file %q: id %q does not match the file name", name, c.ID)
 		}
 		cases = append(cases, c)
 	}

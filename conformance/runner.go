@@ -77,7 +77,7 @@ type CheckResult struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-// Run runs the selected cases in order and reports every one of them. A
+// RunCases runs the selected cases in order and reports every one of them. A
 // fatal transport error (the port cannot start, or speaks another protocol
 // version) reports that case and every later one as ERROR; otherwise each
 // case is on its own.

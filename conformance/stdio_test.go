@@ -102,7 +102,7 @@ func fakeCommand(t *testing.T, behaviour string, seq int) *Port {
 		Command:        []string{exe},
 		Env:            append(os.Environ(), "CONFORMANCE_FAKE_PORT="+behaviour, "CONFORMANCE_FAKE_SEQ="+strconv.Itoa(seq)),
 		StartupTimeout: 5 * time.Second,
-		CallTimeout:    time.Second,
+		CallTimeout:    3 * time.Second,
 	}
 }
 
@@ -147,7 +147,7 @@ func TestPortMisbehaviour(t *testing.T) {
 	}{
 		{"garbage", 3, Error, "reply is not valid JSON", "", false, "a non-JSON line is an ERROR, and the port is restarted"},
 		{"wrong-seq", 40, Error, "reply has seq 1040, want 40", "", false, "a reply to another call is an ERROR"},
-		{"hang", 40, Timeout, "no reply within 1s", "", false, "a port that never answers is a TIMEOUT, not a hang"},
+		{"hang", 40, Timeout, "no reply within 3s", "", false, "a port that never answers is a TIMEOUT, not a hang"},
 		{"exit", 3, Crash, "port exited before its reply (exit status 3)", "fake port: giving up on this call", false, "an early exit is a CRASH with the tail of stderr"},
 		{"close-stdout", 40, Crash, "port closed stdout before its reply", "", false, "closing stdout is a CRASH"},
 		{"error-line", 40, Error, "port answered an error line: cannot make sense of it", "", false, "a type error line is an ERROR"},

@@ -71,6 +71,12 @@ func (g goTarget) Call(call []byte) ([]byte, error) {
 		return resultOutcome(res)
 	case "mutate_and_repeat":
 		inner, _ := v.Lookup("call")
+		op, _ := inner.Lookup("op")
+		if s, _ := op.Str(); s != "discover" && s != "validate_arguments" {
+			// Not a call this implementation can get wrong: the request
+			// itself is malformed.
+			return nil, fmt.Errorf("mutate_and_repeat: inner op %s is not discover or validate_arguments", op)
+		}
 		c, err := g.prepare(inner)
 		if err != nil {
 			return errorOutcome(err), nil
@@ -93,9 +99,6 @@ func (g goTarget) prepare(call catalog.Value) (*goCall, error) {
 	c := &goCall{useCompiled: g.compiled}
 	op, _ := call.Lookup("op")
 	c.op, _ = op.Str()
-	if c.op != "discover" && c.op != "validate_arguments" {
-		return nil, fmt.Errorf("inner op %s is not discover or validate_arguments", op)
-	}
 	c.cat, _ = call.Lookup("catalog")
 	c.family, _ = call.Lookup("family")
 	c.name, _ = call.Lookup("name")
@@ -147,12 +150,14 @@ func resultOutcome(res any) ([]byte, error) {
 	return append(append([]byte(`{"result":`), b...), '}'), nil
 }
 
+// errorOutcome returns the outcome of a failed call: every error of the
+// catalog package is a *catalog.Error with its stable code.
 func errorOutcome(err error) []byte {
 	var ce *catalog.Error
-	if errors.As(err, &ce) {
-		return codeOutcome(string(ce.Code), ce.Detail)
+	if !errors.As(err, &ce) {
+		ce = &catalog.Error{Code: "UNEXPECTED_ERROR", Detail: err.Error()}
 	}
-	return codeOutcome("PORT_BUG", err.Error())
+	return codeOutcome(string(ce.Code), ce.Detail)
 }
 
 // codeOutcome returns {"error": code, "detail": detail}.

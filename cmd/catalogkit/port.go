@@ -7,7 +7,7 @@ import (
 const portExample = `catalogkit conform -- catalogkit port`
 
 func runPort(c *cli, args []string) int {
-	fs := c.flags("port", "", portExample)
+	fs := c.flags("port", "(answers conformance/PROTOCOL.md on stdin and stdout until stdin ends)", portExample)
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
