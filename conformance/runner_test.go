@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/catalogkit/catalogkit/catalog"
 )
 
 // bugTarget is the Go implementation with one deliberate bug, made by
@@ -251,6 +253,53 @@ func TestGoMutation(t *testing.T) {
 	if shared.Items[0] != "MUTATED" {
 		t.Errorf("shared backing array holds %q, want MUTATED: the mutation must act in place", shared.Items[0])
 	}
+}
+
+// TestGoMutateAndRepeat checks that the Go mutate_and_repeat exposes an
+// implementation that hands out the same slices twice (a cache, say), and
+// not one that returns fresh copies.
+func TestGoMutateAndRepeat(t *testing.T) {
+	cat, err := catalog.ParseJSON([]byte(miniCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	descs, err := catalog.Discover(cat, mustValue(t, `"f"`), catalog.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		do        func() (any, error)
+		wantEqual bool
+		reason    string
+	}{
+		{"fresh", func() (any, error) { return catalog.Discover(cat, mustValue(t, `"f"`), catalog.Value{}) }, true, "fresh results are unaffected"},
+		{"cached", func() (any, error) { return descs, nil }, false, "a cached slice shows the mutation on the second call"},
+	}
+	for _, tt := range tests {
+		out, err := mutateAndRepeat(tt.do, cat, catalog.Value{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := mustParse(string(out)).lookup("result")
+		first, _ := res.lookup("first")
+		second, _ := res.lookup("second")
+		if got := equalJSON(first, second); got != tt.wantEqual {
+			t.Errorf("%s: first == second is %v, want %v (%s)\nfirst  %s\nsecond %s", tt.name, got, tt.wantEqual, tt.reason, first, second)
+		}
+		if args, _ := res.lookup("arguments"); args.kind != kNull {
+			t.Errorf("%s: arguments = %s, want null for discover", tt.name, args)
+		}
+	}
+}
+
+func mustValue(t *testing.T, s string) catalog.Value {
+	t.Helper()
+	v, err := catalog.ParseJSON([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // TestEqualJSON checks the comparison: JSON values, not texts.

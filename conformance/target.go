@@ -81,7 +81,11 @@ func (g goTarget) Call(call []byte) ([]byte, error) {
 		if err != nil {
 			return errorOutcome(err), nil
 		}
-		return mutateAndRepeat(c)
+		args := catalog.Value{} // marshals as null
+		if c.op == "validate_arguments" {
+			args = c.arguments
+		}
+		return mutateAndRepeat(c.do, c.cat, args)
 	}
 	return append(append([]byte(`{"not_implemented":`), appendJSONString(nil, fmt.Sprintf("no op %s", op))...), '}'), nil
 }
@@ -173,8 +177,8 @@ func codeOutcome(code, detail string) []byte {
 // with the same in-memory catalog and arguments. catalog.Value is immutable
 // (it has no exported fields), so the echoes of the catalog and arguments
 // show they cannot have changed.
-func mutateAndRepeat(c *goCall) ([]byte, error) {
-	res, err := c.do()
+func mutateAndRepeat(do func() (any, error), cat, args catalog.Value) ([]byte, error) {
+	res, err := do()
 	if err != nil {
 		return errorOutcome(err), nil
 	}
@@ -190,7 +194,7 @@ func mutateAndRepeat(c *goCall) ([]byte, error) {
 	} else {
 		mutateGo(rv)
 	}
-	res2, err := c.do()
+	res2, err := do()
 	if err != nil {
 		return errorOutcome(err), nil
 	}
@@ -198,12 +202,9 @@ func mutateAndRepeat(c *goCall) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	catJSON, _ := c.cat.MarshalJSON()
-	args := []byte("null")
-	if c.op == "validate_arguments" {
-		args, _ = c.arguments.MarshalJSON()
-	}
-	return []byte(fmt.Sprintf(`{"result":{"first":%s,"second":%s,"catalog":%s,"arguments":%s}}`, first, second, catJSON, args)), nil
+	catJSON, _ := cat.MarshalJSON()
+	argsJSON, _ := args.MarshalJSON()
+	return []byte(fmt.Sprintf(`{"result":{"first":%s,"second":%s,"catalog":%s,"arguments":%s}}`, first, second, catJSON, argsJSON)), nil
 }
 
 // mutateGo is the mutation procedure of PROTOCOL.md for Go values: every
