@@ -126,7 +126,7 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 	for i, chk := range c.Checks {
 		cr := &CheckResult{Index: i, Note: chk.Note, Call: json.RawMessage(chk.Display()), Want: chk.Expect()}
 		res.Checks = append(res.Checks, cr)
-		out, err := r.Target.Call(chk.Call())
+		out, err := safeCall(r.Target, chk.Call())
 		if err != nil {
 			var te *TransportError
 			if !errors.As(err, &te) {
@@ -194,4 +194,15 @@ func (r *Runner) judge(chk *Check, cr *CheckResult, out []byte, diff DiffFunc) {
 		// silent pass: show both values.
 		cr.Diff = fmt.Sprintf("-%s\n+%s\n", chk.expect, compared)
 	}
+}
+
+// safeCall calls the target, turning a panic (a bug of an in-process
+// implementation) into an ERROR: the runner never panics with it.
+func safeCall(t Target, call []byte) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, &TransportError{Status: Error, Message: fmt.Sprintf("implementation panicked: %v", p)}
+		}
+	}()
+	return t.Call(call)
 }

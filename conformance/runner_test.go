@@ -199,6 +199,31 @@ func TestWrongImplementationsFail(t *testing.T) {
 	}
 }
 
+// panicTarget panics on every call.
+type panicTarget struct{}
+
+func (panicTarget) Info() PortInfo              { return PortInfo{Name: "panic"} }
+func (panicTarget) Call([]byte) ([]byte, error) { panic("index out of range") }
+
+// TestImplementationPanics checks that a panicking in-process
+// implementation is an ERROR for every case, in the runner and in Serve.
+func TestImplementationPanics(t *testing.T) {
+	rep := (&Runner{Target: panicTarget{}}).RunCases(mustCases(t))
+	if rep.Failed != 21 || rep.Passed != 0 {
+		t.Errorf("summary %q, want 0 passed, 21 failed", rep.Summary())
+	}
+	if c := rep.Cases[0]; c.Status != Error || !strings.Contains(c.Message, "implementation panicked: index out of range") {
+		t.Errorf("first case: %s %q, want ERROR implementation panicked", c.Status, c.Message)
+	}
+	var out bytes.Buffer
+	if err := Serve(strings.NewReader(`{"type":"call","seq":1,"call":{"op":"discover"}}`+"\n"), &out, panicTarget{}, PortInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"type":"error","seq":1,"message":"implementation panicked: index out of range"}` + "\n"; out.String() != want {
+		t.Errorf("Serve wrote %q, want %q", out.String(), want)
+	}
+}
+
 // TestCompiledAgrees runs every check against the compiled form too: the
 // function-level and compiled APIs must give the same outcome codes and
 // results, and the compiled form must pass every case (mutate_and_repeat on

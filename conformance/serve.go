@@ -90,7 +90,7 @@ func serveLine(line []byte, target Target, info PortInfo) []byte {
 	if !ok || call.kind != kObject {
 		return errorLine(seq, "call is not an object")
 	}
-	out, err := target.Call(call.appendJSON(nil))
+	out, err := safeCall(target, call.appendJSON(nil))
 	if err != nil {
 		var te *TransportError
 		if errors.As(err, &te) {
