@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +16,14 @@ import (
 // CATALOGKIT_TEST_AS_MAIN=1 it is catalogkit, so transcripts can start
 // "${CATALOGKIT} port" as a real child process without building anything.
 func TestMain(m *testing.M) {
+	if os.Getenv("CATALOGKIT_TEST_EMPTY_PORT") == "1" {
+		// A wrong port: every call "succeeds" with an empty list.
+		info := conformance.PortInfo{Name: "empty", Language: "Go", Version: "0"}
+		if err := conformance.Serve(os.Stdin, os.Stdout, emptyTarget{}, info); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv("CATALOGKIT_TEST_AS_MAIN") == "1" {
 		os.Exit(Main())
 	}
@@ -24,6 +33,44 @@ func TestMain(m *testing.M) {
 		os.Setenv("CATALOGKIT_TEST_AS_MAIN", "1") // inherited by children only
 	}
 	os.Exit(m.Run())
+}
+
+type emptyTarget struct{}
+
+func (emptyTarget) Info() conformance.PortInfo  { return conformance.PortInfo{} }
+func (emptyTarget) Call([]byte) ([]byte, error) { return []byte(`{"result":[]}`), nil }
+
+// TestConformWrongPort runs catalogkit conform against a port that answers
+// every call with an empty list: every case must fail, with a go-cmp
+// (-want +got) diff, and the exit status must be 1.
+func TestConformWrongPort(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Setenv("CATALOGKIT_TEST_EMPTY_PORT", "1") // for the child only: TestMain has run
+	var stdout, stderr strings.Builder
+	code := run([]string{"conform", "--", exe}, strings.NewReader(""), &stdout, &stderr)
+	out := stdout.String()
+	if code != 1 {
+		t.Errorf("exit status %d, want 1\nstderr: %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"port: empty 0 (Go)\n",
+		"FAIL    discover.name.unknown: check 0: outcome differs\n",
+		"    (-want +got):\n",
+		// go-cmp's output is deliberately unstable in its spacing: match
+		// only what it must show.
+		`string("TOOL_NOT_AVAILABLE_IN_FAMILY")`,
+		`[]any{}`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if !strings.HasSuffix(out, "\n0 passed, 21 failed\n") {
+		t.Errorf("output ends with %q, want the line 0 passed, 21 failed", out[max(0, len(out)-80):])
+	}
 }
 
 // BenchmarkStdio runs all 21 cases over stdin/stdout against one
