@@ -54,15 +54,6 @@ func (c *Check) Display() string { return c.displayJSON }
 // Expect returns the JSON text of the expected outcome.
 func (c *Check) Expect() []byte { return c.expect.appendJSON(nil) }
 
-// ExpectedError returns the expected error code, or "" if the check expects a
-// result.
-func (c *Check) ExpectedError() string {
-	if e, ok := c.expect.lookup("error"); ok {
-		return e.str
-	}
-	return ""
-}
-
 var idPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$`)
 
 // Load reads every case of the suite in fsys (cases/*.json, and the
