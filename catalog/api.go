@@ -83,11 +83,14 @@ func (c *Catalog) Discover(family string) ([]Description, error) {
 // disabled, in another family, or absent. There is never a fallback to a
 // similar name or to another tool.
 func (c *Catalog) DiscoverTool(family, name string) ([]Description, error) {
-	if err := c.checkFamily(family); err != nil {
-		return nil, err
+	if !IsLabel(family) {
+		return nil, labelError("family", "family", Value{kind: String, text: family})
 	}
 	if !IsLabel(name) {
 		return nil, labelError("name", "tool name", Value{kind: String, text: name})
+	}
+	if err := c.checkFamily(family); err != nil {
+		return nil, err
 	}
 	t, err := c.lookup(family, name)
 	if err != nil {
