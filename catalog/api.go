@@ -37,11 +37,11 @@ func Compile(catalog Value) (*Catalog, error) {
 		byName:   make(map[string]int, len(catalog.items)),
 		families: make(map[string][]int),
 	}
-	for i, tool := range catalog.items {
+	for i := range catalog.items {
 		t := &c.tools[i]
-		t.desc = describe(tool)
-		enabled, _ := tool.Lookup("enabled")
-		t.enabled = enabled.b
+		t.desc = describe(&catalog.items[i])
+		parts, _ := splitTool(&catalog.items[i])
+		t.enabled = parts.enabled.b
 		t.shape = newShape(&t.desc.InputSchema)
 		c.byName[t.desc.Name] = i
 		fam := c.families[t.desc.Family]
@@ -161,25 +161,25 @@ func Discover(catalog, family, name Value) ([]Description, error) {
 	if err := checkCatalog(catalog); err != nil {
 		return nil, err
 	}
-	if !isLabelValue(family) {
+	if !isLabelValue(&family) {
 		return nil, labelError("family", "family", family)
 	}
-	if name.kind != Absent && !isLabelValue(name) {
+	if name.kind != Absent && !isLabelValue(&name) {
 		return nil, labelError("name", "tool name", name)
 	}
 	fam := family.text
 	known := fam == all
-	for _, tool := range catalog.items {
-		f, _ := tool.Lookup("family")
-		known = known || f.text == fam
+	for i := range catalog.items {
+		t, _ := splitTool(&catalog.items[i])
+		known = known || t.family.text == fam
 	}
 	if !known {
 		return nil, errorf(UnknownFamily, "family", "no tool has family %q", fam)
 	}
 	out := []Description{}
-	for _, tool := range catalog.items {
-		if toolMatches(tool, fam, name) {
-			out = append(out, describe(tool))
+	for i := range catalog.items {
+		if toolMatches(&catalog.items[i], fam, name) {
+			out = append(out, describe(&catalog.items[i]))
 		}
 	}
 	if name.kind != Absent && len(out) == 0 {
@@ -190,11 +190,9 @@ func Discover(catalog, family, name Value) ([]Description, error) {
 
 // toolMatches reports whether a valid tool definition is enabled, in family
 // (any for "all") and, if name is given, has that exact name.
-func toolMatches(tool Value, family string, name Value) bool {
-	enabled, _ := tool.Lookup("enabled")
-	f, _ := tool.Lookup("family")
-	n, _ := tool.Lookup("name")
-	return enabled.b && (family == all || f.text == family) && (name.kind == Absent || n.text == name.text)
+func toolMatches(tool *Value, family string, name Value) bool {
+	t, _ := splitTool(tool)
+	return t.enabled.b && (family == all || t.family.text == family) && (name.kind == Absent || t.name.text == name.text)
 }
 
 // ValidateArguments is the function-level form of argument validation: it
@@ -205,12 +203,12 @@ func ValidateArguments(catalog, name, arguments Value) (*Validation, error) {
 	if err := checkCatalog(catalog); err != nil {
 		return nil, err
 	}
-	if !isLabelValue(name) {
+	if !isLabelValue(&name) {
 		return nil, labelError("name", "tool name", name)
 	}
-	for _, tool := range catalog.items {
-		if toolMatches(tool, all, name) {
-			d := describe(tool)
+	for i := range catalog.items {
+		if toolMatches(&catalog.items[i], all, name) {
+			d := describe(&catalog.items[i])
 			if err := newShape(&d.InputSchema).check(arguments); err != nil {
 				return nil, err
 			}
