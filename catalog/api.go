@@ -33,14 +33,14 @@ func Compile(catalog Value) (*Catalog, error) {
 		return nil, err
 	}
 	c := &Catalog{
-		tools:    make([]compiledTool, len(catalog.items)),
-		byName:   make(map[string]int, len(catalog.items)),
+		tools:    make([]compiledTool, len(catalog.members)),
+		byName:   make(map[string]int, len(catalog.members)),
 		families: make(map[string][]int),
 	}
-	for i := range catalog.items {
+	for i := range catalog.members {
 		t := &c.tools[i]
-		t.desc = describe(&catalog.items[i])
-		parts, _ := splitTool(&catalog.items[i])
+		t.desc = describe(&catalog.members[i].val)
+		parts, _ := splitTool(&catalog.members[i].val)
 		t.enabled = parts.enabled.b
 		t.shape = newShape(&t.desc.InputSchema)
 		c.byName[t.desc.Name] = i
@@ -169,17 +169,17 @@ func Discover(catalog, family, name Value) ([]Description, error) {
 	}
 	fam := family.text
 	known := fam == all
-	for i := range catalog.items {
-		t, _ := splitTool(&catalog.items[i])
+	for i := range catalog.members {
+		t, _ := splitTool(&catalog.members[i].val)
 		known = known || t.family.text == fam
 	}
 	if !known {
 		return nil, errorf(UnknownFamily, "family", "no tool has family %q", fam)
 	}
 	out := []Description{}
-	for i := range catalog.items {
-		if toolMatches(&catalog.items[i], fam, name) {
-			out = append(out, describe(&catalog.items[i]))
+	for i := range catalog.members {
+		if toolMatches(&catalog.members[i].val, fam, name) {
+			out = append(out, describe(&catalog.members[i].val))
 		}
 	}
 	if name.kind != Absent && len(out) == 0 {
@@ -206,9 +206,9 @@ func ValidateArguments(catalog, name, arguments Value) (*Validation, error) {
 	if !isLabelValue(&name) {
 		return nil, labelError("name", "tool name", name)
 	}
-	for i := range catalog.items {
-		if toolMatches(&catalog.items[i], all, name) {
-			d := describe(&catalog.items[i])
+	for i := range catalog.members {
+		if toolMatches(&catalog.members[i].val, all, name) {
+			d := describe(&catalog.members[i].val)
 			if err := newShape(&d.InputSchema).check(arguments); err != nil {
 				return nil, err
 			}

@@ -107,12 +107,12 @@ func checkCatalog(cat Value) error {
 	if cat.kind != Array {
 		return errorf(InvalidCatalog, "$", "catalog is a JSON %s, want an array of tool definitions", cat.kind)
 	}
-	if len(cat.items) > MaxTools {
-		return errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", len(cat.items), MaxTools)
+	if len(cat.members) > MaxTools {
+		return errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", len(cat.members), MaxTools)
 	}
-	names := make(map[string]struct{}, len(cat.items))
-	for i := range cat.items {
-		if err := checkTool(i, &cat.items[i], names); err != nil {
+	names := make(map[string]struct{}, len(cat.members))
+	for i := range cat.members {
+		if err := checkTool(i, &cat.members[i].val, names); err != nil {
 			return err
 		}
 	}
@@ -197,16 +197,21 @@ func checkField(i int, f *member) error {
 }
 
 // maxLengthOf returns the value of a max_length and reports whether it is a
-// JSON integer literal from MinMaxLength to MaxMaxLength.
+// JSON integer literal from MinMaxLength to MaxMaxLength. Such a literal is
+// 1 to 5 digits with no sign, fraction or exponent ("-0" is the integer 0).
 func maxLengthOf(v Value) (int, bool) {
-	if !v.isInteger() || len(v.text) > 6 { // "-20000" is the longest literal worth parsing
+	if v.kind != Number || len(v.text) > 5 {
 		return 0, false
 	}
-	n, err := strconv.Atoi(v.text)
-	if err != nil || n < MinMaxLength || n > MaxMaxLength {
-		return 0, false
+	n := 0
+	for i := 0; i < len(v.text); i++ {
+		c := v.text[i]
+		if c < '0' || c > '9' {
+			return 0, false // a sign, a fraction or an exponent
+		}
+		n = n*10 + int(c-'0')
 	}
-	return n, true
+	return n, MinMaxLength <= n && n <= MaxMaxLength
 }
 
 func isLabelValue(v *Value) bool { return v.kind == String && IsLabel(v.text) }

@@ -186,19 +186,19 @@ func (p *parser) array() (Value, error) {
 	}
 	p.pos++ // '['
 	p.skipSpace()
-	v := Value{kind: Array, items: []Value{}}
+	v := Value{kind: Array, members: []member{}}
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		return v, nil
 	}
 	for {
-		p.path = append(p.path, pathElem{index: len(v.items)})
+		p.path = append(p.path, pathElem{index: len(v.members)})
 		item, err := p.value()
 		if err != nil {
 			return Value{}, err
 		}
 		p.path = p.path[:len(p.path)-1]
-		v.items = append(v.items, item)
+		v.members = append(v.members, member{val: item})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return Value{}, p.fail(p.pos, "unexpected end of input in an array, want ',' or ']'")
