@@ -206,11 +206,12 @@ func Generate(catalogJSON []byte, catalogPath string) (*Set, error) {
 
 	set := &Set{}
 	for i, s := range specs {
+		file := fmt.Sprintf("%02d-%s.json", i+1, s.id)
 		r, err := s.run(cat, ref)
 		if err != nil {
-			return nil, fmt.Errorf("record %q: %w", s.id, err)
+			return nil, fmt.Errorf("record %s: %w", file, err)
 		}
-		r.File = fmt.Sprintf("%02d-%s.json", i+1, s.id)
+		r.File = file
 		set.Records = append(set.Records, r)
 	}
 	for _, r := range set.Records {
@@ -280,8 +281,8 @@ func (s spec) run(cat catalog.Value, ref CatalogRef) (Record, error) {
 		}
 	}
 	if outcome.Error != s.want {
-		return Record{}, fmt.Errorf("the call is meant to %s, but it %s; the catalog no longer fits this record",
-			describeOutcome(s.want, "succeed", "fail with "), describeOutcome(outcome.Error, "succeeded", "failed with "))
+		return Record{}, fmt.Errorf("its %s call is meant to %s, but it %s: catalog %q no longer fits this record",
+			call.Op, describeOutcome(s.want, "succeed", "fail with "), describeOutcome(outcome.Error, "succeeded", "failed with "), ref.Path)
 	}
 	return Record{ID: s.id, Title: s.title, Call: call, Outcome: outcome}, nil
 }
