@@ -272,3 +272,24 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteUnwritableFolder: a folder the user cannot write to fails the
+// write, naming the file, and leaves the folder as it was.
+func TestWriteUnwritableFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root, which may write to any folder: TestWriteFailureLeavesOldFiles covers a failing write instead")
+	}
+	set := generate(t)
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, set.Files[0].Name), []byte("old\n"), 0o644))
+	must(t, os.Chmod(dir, 0o555))
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	before := snapshot(t, dir)
+	err := set.Write(dir)
+	if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), set.Files[0].Name) {
+		t.Errorf("Write(read-only folder) = %v, want a permission error naming %s", err, set.Files[0].Name)
+	}
+	if after := snapshot(t, dir); !maps.Equal(before, after) {
+		t.Errorf("the folder changed: %v", after)
+	}
+}

@@ -64,6 +64,8 @@ func runRecords(c *cli, args []string) int {
 			hint = "run 'catalogkit records' from the repository root, or give --out"
 		case errors.Is(err, iofs.ErrNotExist):
 			hint = "create the output folder first: 'catalogkit records' writes only inside an existing folder"
+		case errors.Is(err, iofs.ErrPermission):
+			hint = "you need write permission on the output folder; the old files are untouched"
 		}
 		return c.errorf(hint, "%v", err)
 	}
