@@ -288,11 +288,22 @@ func generateFrom(definitions, catalogJSON []byte, catalogPath string) (*Set, er
 		}
 		set.Files = append(set.Files, File{Name: r.File, Data: data})
 	}
-	// Further generated files (a page showing the records, say) are added
-	// to set.Files here; Write and Check handle every file alike.
+	for _, g := range generators {
+		f, err := g(set.Records)
+		if err != nil {
+			return nil, err
+		}
+		set.Files = append(set.Files, f)
+	}
 	set.sortFiles()
 	return set, nil
 }
+
+// generators make the files that go beside the record files, from the
+// records (a page showing them, for one). Each must be deterministic: the
+// same records, the same bytes. [Set.Write] writes their files and
+// [Set.Check] compares them exactly like the record files.
+var generators []func(records []Record) (File, error)
 
 func checkCatalogPath(p string) error {
 	if p == "" || path.IsAbs(p) || strings.Contains(p, `\`) || path.Clean(p) != p || strings.HasPrefix(p, "../") || p == ".." {
