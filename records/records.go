@@ -291,7 +291,7 @@ func generateFrom(definitions, catalogJSON []byte, catalogPath string) (*Set, er
 	for _, g := range generators {
 		f, err := g(set.Records)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("failed to make a file beside the records: %w", err)
 		}
 		set.Files = append(set.Files, f)
 	}
