@@ -1,0 +1,219 @@
+package catalog
+
+// Catalog is a compiled catalog: validated once by [Compile] or [Parse], then
+// queried many times. Its results and errors are exactly those of the
+// function-level [Discover] and [ValidateArguments] on the same catalog. A
+// Catalog is immutable and safe for concurrent use.
+type Catalog struct {
+	tools    []compiledTool
+	byName   map[string]int   // tool name → index in tools
+	families map[string][]int // family → indices of its enabled tools, in order
+	enabled  []int            // indices of all enabled tools, in order
+}
+
+type compiledTool struct {
+	desc    Description
+	enabled bool
+	shape   *shape
+}
+
+// Parse reads a catalog from JSON text with [ParseJSON] and compiles it.
+func Parse(data []byte) (*Catalog, error) {
+	v, err := ParseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return Compile(v)
+}
+
+// Compile validates a whole catalog, in the order the package documentation
+// gives, and compiles it for fast queries.
+func Compile(catalog Value) (*Catalog, error) {
+	if err := checkCatalog(catalog); err != nil {
+		return nil, err
+	}
+	c := &Catalog{
+		tools:    make([]compiledTool, len(catalog.members)),
+		byName:   make(map[string]int, len(catalog.members)),
+		families: make(map[string][]int),
+	}
+	for i := range catalog.members {
+		t := &c.tools[i]
+		t.desc = describe(&catalog.members[i].val)
+		parts, _ := splitTool(&catalog.members[i].val)
+		t.enabled = parts.enabled.b
+		t.shape = newShape(&t.desc.InputSchema)
+		c.byName[t.desc.Name] = i
+		fam := c.families[t.desc.Family]
+		if t.enabled {
+			fam = append(fam, i)
+			c.enabled = append(c.enabled, i)
+		}
+		c.families[t.desc.Family] = fam // a known family, even with no enabled tool
+	}
+	return c, nil
+}
+
+// Discover returns the descriptions of the enabled tools of a family, in
+// catalog order; family "all" lists the enabled tools of every family.
+//
+// Errors: [InvalidLabel] if family is not a label, [UnknownFamily] if no
+// tool (enabled or not) has that family.
+func (c *Catalog) Discover(family string) ([]Description, error) {
+	if err := c.checkFamily(family); err != nil {
+		return nil, err
+	}
+	chosen := c.enabled
+	if family != all {
+		chosen = c.families[family]
+	}
+	out := make([]Description, len(chosen))
+	for i, t := range chosen {
+		out[i] = c.tools[t].desc.clone()
+	}
+	return out, nil
+}
+
+// DiscoverTool returns the description of the tool with exactly the given
+// name, as a one-element slice, if it is enabled and in the family (any
+// family for "all").
+//
+// Errors: [InvalidLabel] if family or name is not a label, [UnknownFamily] if
+// no tool has that family, [ToolNotAvailableInFamily] if the tool is
+// disabled, in another family, or absent. There is never a fallback to a
+// similar name or to another tool.
+func (c *Catalog) DiscoverTool(family, name string) ([]Description, error) {
+	if !IsLabel(family) {
+		return nil, labelError("family", "family", Value{kind: String, text: family})
+	}
+	if !IsLabel(name) {
+		return nil, labelError("name", "tool name", Value{kind: String, text: name})
+	}
+	if err := c.checkFamily(family); err != nil {
+		return nil, err
+	}
+	t, err := c.lookup(family, name)
+	if err != nil {
+		return nil, err
+	}
+	return []Description{t.desc.clone()}, nil
+}
+
+// ValidateArguments checks the shape of a call's arguments against the input
+// schema of the enabled tool with exactly that name, in any family. A nil
+// error means the shape is valid, and nothing more: the call is neither
+// authorized nor executed.
+//
+// Errors: [InvalidLabel] if name is not a label; [ToolNotAvailableInFamily]
+// if no enabled tool has that name; [InvalidArgumentKeys] if arguments is not
+// an object, has a key the schema lacks, or lacks a required key;
+// [InvalidArgumentValue] if a value is not of its property's type (a string
+// over maxLength code points, an integer literal with a fraction or exponent,
+// a boolean that is not true or false).
+func (c *Catalog) ValidateArguments(name string, arguments Value) (*Validation, error) {
+	if !IsLabel(name) {
+		return nil, labelError("name", "tool name", Value{kind: String, text: name})
+	}
+	t, err := c.lookup(all, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.shape.check(arguments); err != nil {
+		return nil, err
+	}
+	return &Validation{Name: name, Arguments: arguments}, nil
+}
+
+func (c *Catalog) checkFamily(family string) error {
+	if !IsLabel(family) {
+		return labelError("family", "family", Value{kind: String, text: family})
+	}
+	if _, known := c.families[family]; !known && family != all {
+		return errorf(UnknownFamily, "family", "no tool has family %q", family)
+	}
+	return nil
+}
+
+func (c *Catalog) lookup(family, name string) (*compiledTool, error) {
+	i, ok := c.byName[name]
+	if ok {
+		t := &c.tools[i]
+		if t.enabled && (family == all || t.desc.Family == family) {
+			return t, nil
+		}
+	}
+	return nil, notAvailable(family, name)
+}
+
+func notAvailable(family, name string) error {
+	if family == all {
+		return errorf(ToolNotAvailableInFamily, "name", "no enabled tool is named %q", name)
+	}
+	return errorf(ToolNotAvailableInFamily, "name", "no enabled tool named %q in family %q", name, family)
+}
+
+// Discover is the function-level form of discovery: it takes the catalog and
+// the parameters as the JSON values a caller holds, validates the whole
+// catalog on every call, and returns exactly what [Catalog.Discover] (name
+// Absent) or [Catalog.DiscoverTool] (name given) return. family and a given
+// name must be strings that are labels; anything else is [InvalidLabel].
+func Discover(catalog, family, name Value) ([]Description, error) {
+	if err := checkCatalog(catalog); err != nil {
+		return nil, err
+	}
+	if !isLabelValue(&family) {
+		return nil, labelError("family", "family", family)
+	}
+	if name.kind != Absent && !isLabelValue(&name) {
+		return nil, labelError("name", "tool name", name)
+	}
+	fam := family.text
+	known := fam == all
+	for i := range catalog.members {
+		t, _ := splitTool(&catalog.members[i].val)
+		known = known || t.family.text == fam
+	}
+	if !known {
+		return nil, errorf(UnknownFamily, "family", "no tool has family %q", fam)
+	}
+	out := []Description{}
+	for i := range catalog.members {
+		if toolMatches(&catalog.members[i].val, fam, name) {
+			out = append(out, describe(&catalog.members[i].val))
+		}
+	}
+	if name.kind != Absent && len(out) == 0 {
+		return nil, notAvailable(fam, name.text)
+	}
+	return out, nil
+}
+
+// toolMatches reports whether a valid tool definition is enabled, in family
+// (any for "all") and, if name is given, has that exact name.
+func toolMatches(tool *Value, family string, name Value) bool {
+	t, _ := splitTool(tool)
+	return t.enabled.b && (family == all || t.family.text == family) && (name.kind == Absent || t.name.text == name.text)
+}
+
+// ValidateArguments is the function-level form of argument validation: it
+// validates the whole catalog on every call and returns exactly what
+// [Catalog.ValidateArguments] returns. A name that is Absent or not a string
+// is [InvalidLabel].
+func ValidateArguments(catalog, name, arguments Value) (*Validation, error) {
+	if err := checkCatalog(catalog); err != nil {
+		return nil, err
+	}
+	if !isLabelValue(&name) {
+		return nil, labelError("name", "tool name", name)
+	}
+	for i := range catalog.members {
+		if toolMatches(&catalog.members[i].val, all, name) {
+			d := describe(&catalog.members[i].val)
+			if err := newShape(&d.InputSchema).check(arguments); err != nil {
+				return nil, err
+			}
+			return &Validation{Name: name.text, Arguments: arguments}, nil
+		}
+	}
+	return nil, notAvailable(all, name.text)
+}

@@ -1,0 +1,235 @@
+package catalog
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Description is what discovery returns for one tool. Its JSON form is
+//
+//	{"name": N, "family": F, "effect": E,
+//	 "inputSchema": {"type": "object", "properties": {...}, "required": [...],
+//	                 "additionalProperties": false},
+//	 "executes": false}
+//
+// "executes" is always false: a description never runs anything.
+type Description struct {
+	Name   string
+	Family string
+	Effect string // "read" or "change"
+	// InputSchema is the schema that [Catalog.ValidateArguments] checks
+	// arguments against: description and check come from this one value.
+	InputSchema Schema
+}
+
+// Schema is a tool's input schema: an object with exactly the properties
+// listed, in field order, no others ("additionalProperties": false).
+type Schema struct {
+	Properties []Property
+	// Required lists the names of required properties, in field order.
+	Required []string
+}
+
+// Property is one field of a [Schema].
+type Property struct {
+	Name string
+	Type string // "string", "integer" or "boolean"
+	// MaxLength bounds a string's length in Unicode code points. It is 0,
+	// and absent from the JSON form, for integers and booleans.
+	MaxLength int
+}
+
+// Validation is the result of a successful [ValidateArguments]: the shape of
+// the arguments is valid, and that is all. Its JSON form is
+//
+//	{"name": N, "arguments": {...}, "shape_valid": true,
+//	 "authorized": false, "executed": false}
+//
+// "authorized" and "executed" are always false: a valid shape grants nothing
+// and runs nothing.
+type Validation struct {
+	Name string
+	// Arguments is the validated arguments object, exactly as given.
+	Arguments Value
+}
+
+// MarshalJSON returns the description's JSON form.
+func (d Description) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
+
+func (d Description) appendJSON(b []byte) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, d.Name)
+	b = append(b, `,"family":`...)
+	b = appendString(b, d.Family)
+	b = append(b, `,"effect":`...)
+	b = appendString(b, d.Effect)
+	b = append(b, `,"inputSchema":{"type":"object","properties":{`...)
+	for i, p := range d.InputSchema.Properties {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, p.Name)
+		b = append(b, `:{"type":`...)
+		b = appendString(b, p.Type)
+		if p.Type == "string" {
+			b = append(b, `,"maxLength":`...)
+			b = strconv.AppendInt(b, int64(p.MaxLength), 10)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `},"required":[`...)
+	for i, r := range d.InputSchema.Required {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, r)
+	}
+	return append(b, `],"additionalProperties":false},"executes":false}`...)
+}
+
+// MarshalJSON returns the validation's JSON form.
+func (v Validation) MarshalJSON() ([]byte, error) {
+	b := append([]byte(nil), `{"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"arguments":`...)
+	b = v.Arguments.appendJSON(b)
+	return append(b, `,"shape_valid":true,"authorized":false,"executed":false}`...), nil
+}
+
+// clone returns a copy of d that shares no memory with it.
+func (d Description) clone() Description {
+	d.InputSchema.Properties = slices.Clone(d.InputSchema.Properties)
+	d.InputSchema.Required = slices.Clone(d.InputSchema.Required)
+	return d
+}
+
+// describe builds the description of a tool definition that checkTool
+// accepted.
+func describe(tool *Value) Description {
+	t, _ := splitTool(tool)
+	fields := t.fields.members
+	d := Description{Name: t.name.text, Family: t.family.text, Effect: t.effect.text}
+	d.InputSchema.Properties = make([]Property, 0, len(fields))
+	d.InputSchema.Required = []string{}
+	for i := range fields {
+		sp, _ := splitSpec(&fields[i].val)
+		p := Property{Name: fields[i].key, Type: sp.typ.text}
+		if p.Type == "string" {
+			p.MaxLength, _ = maxLengthOf(*sp.maxLength)
+		}
+		d.InputSchema.Properties = append(d.InputSchema.Properties, p)
+		if sp.required.b {
+			d.InputSchema.Required = append(d.InputSchema.Required, p.Name)
+		}
+	}
+	return d
+}
+
+// A shape is a schema ready to check arguments: the single place where
+// arguments are checked against the description that discovery returns.
+type shape struct {
+	schema   *Schema
+	index    map[string]int // property name → index in schema.Properties
+	required uint32         // bit i is set when property i is required
+}
+
+func newShape(s *Schema) *shape {
+	sh := &shape{schema: s, index: make(map[string]int, len(s.Properties))}
+	for i, p := range s.Properties {
+		sh.index[p.Name] = i
+	}
+	for _, r := range s.Required {
+		sh.required |= 1 << sh.index[r]
+	}
+	return sh
+}
+
+// check checks arguments in the contract's order: keys first (not an object,
+// an unknown key, a missing required key), then each value in the arguments'
+// order.
+func (sh *shape) check(args Value) error {
+	if args.kind != Object {
+		return errorf(InvalidArgumentKeys, "arguments", "arguments is a JSON %s, want an object", args.kind)
+	}
+	var index [MaxFields]uint8
+	var present uint32
+	props := sh.schema.Properties
+	next := 0 // arguments usually come in field order: try the next property first
+	for i, m := range args.members {
+		j := next
+		if j >= len(props) || props[j].Name != m.key {
+			var ok bool
+			if j, ok = sh.index[m.key]; !ok {
+				return unknownKey(sh.schema, m.key)
+			}
+		}
+		next = j + 1
+		// Keys are unique and known, so there are at most MaxFields of them.
+		index[i] = uint8(j)
+		present |= 1 << j
+	}
+	if missing := sh.required &^ present; missing != 0 {
+		for i, p := range sh.schema.Properties {
+			if missing&(1<<i) != 0 {
+				return errorf(InvalidArgumentKeys, "arguments", "required key %q is missing", p.Name)
+			}
+		}
+	}
+	for i, m := range args.members {
+		p := &sh.schema.Properties[index[i]]
+		if !p.accepts(m.val) {
+			return valueError(p, m)
+		}
+	}
+	return nil
+}
+
+// accepts reports whether v is a valid value for the property.
+func (p *Property) accepts(v Value) bool {
+	switch p.Type {
+	case "string":
+		return v.kind == String && codePointsAtMost(v.text, p.MaxLength)
+	case "integer":
+		return v.isInteger()
+	case "boolean":
+		return v.kind == Bool
+	}
+	return false
+}
+
+func unknownKey(s *Schema, key string) error {
+	names := make([]string, len(s.Properties))
+	for i, p := range s.Properties {
+		names[i] = strconv.Quote(p.Name)
+	}
+	allowed := "no keys"
+	if len(names) > 0 {
+		allowed = strings.Join(names, ", ")
+	}
+	return errorf(InvalidArgumentKeys, argPath(key), "unknown key %q (the schema allows %s)", key, allowed)
+}
+
+func valueError(p *Property, m member) error {
+	switch p.Type {
+	case "string":
+		if m.val.kind == String {
+			return errorf(InvalidArgumentValue, argPath(m.key), "string is longer than maxLength %d code points", p.MaxLength)
+		}
+		return errorf(InvalidArgumentValue, argPath(m.key), "value is %s, want a string of at most %d code points", brief(m.val), p.MaxLength)
+	case "integer":
+		return errorf(InvalidArgumentValue, argPath(m.key), "value is %s, want an integer written with no fraction or exponent", brief(m.val))
+	default:
+		return errorf(InvalidArgumentValue, argPath(m.key), "value is %s, want true or false", brief(m.val))
+	}
+}
+
+func argPath(key string) string {
+	b := []byte("arguments")
+	if isPlainKey(key) {
+		return string(append(append(b, '.'), key...))
+	}
+	b = append(b, '[')
+	b = appendString(b, key)
+	return string(append(b, ']'))
+}

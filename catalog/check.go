@@ -1,0 +1,253 @@
+package catalog
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits of the contract.
+const (
+	MaxTools          = 1000
+	MaxFields         = 30
+	MaxLabelLength    = 80
+	MinMaxLength      = 1
+	MaxMaxLength      = 20000
+	all               = "all"
+	toolKeyCount      = 5
+	fieldSpecKeyCount = 3
+)
+
+// IsLabel reports whether s matches ^[a-z][a-z0-9._-]{0,79}$ exactly: 1 to
+// 80 ASCII characters, nothing after them (not even a newline).
+func IsLabel(s string) bool {
+	if len(s) == 0 || len(s) > MaxLabelLength || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// toolParts is a tool definition split into its five values.
+type toolParts struct {
+	name, family, effect, enabled, fields *Value
+}
+
+// splitTool splits a tool definition and reports whether it is an object with
+// exactly the five keys.
+func splitTool(v *Value) (t toolParts, ok bool) {
+	if v.kind != Object || len(v.members) != toolKeyCount {
+		return t, false
+	}
+	for i := range v.members {
+		m := &v.members[i]
+		var slot **Value
+		switch m.key {
+		case "name":
+			slot = &t.name
+		case "family":
+			slot = &t.family
+		case "effect":
+			slot = &t.effect
+		case "enabled":
+			slot = &t.enabled
+		case "fields":
+			slot = &t.fields
+		default:
+			return t, false
+		}
+		if *slot != nil {
+			return t, false // a repeated key: not exactly the five
+		}
+		*slot = &m.val
+	}
+	return t, true
+}
+
+// specParts is a field spec split into its three values.
+type specParts struct {
+	typ, required, maxLength *Value
+}
+
+// splitSpec splits a field spec and reports whether it is an object with
+// exactly the three keys.
+func splitSpec(v *Value) (s specParts, ok bool) {
+	if v.kind != Object || len(v.members) != fieldSpecKeyCount {
+		return s, false
+	}
+	for i := range v.members {
+		m := &v.members[i]
+		var slot **Value
+		switch m.key {
+		case "type":
+			slot = &s.typ
+		case "required":
+			slot = &s.required
+		case "max_length":
+			slot = &s.maxLength
+		default:
+			return s, false
+		}
+		if *slot != nil {
+			return s, false
+		}
+		*slot = &m.val
+	}
+	return s, true
+}
+
+// checkCatalog validates a whole catalog in the contract's order; the first
+// failing check decides the error.
+func checkCatalog(cat Value) error {
+	if cat.kind != Array {
+		return errorf(InvalidCatalog, "$", "catalog is a JSON %s, want an array of tool definitions", cat.kind)
+	}
+	if len(cat.members) > MaxTools {
+		return errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", len(cat.members), MaxTools)
+	}
+	names := make(map[string]struct{}, len(cat.members))
+	for i := range cat.members {
+		if err := checkTool(i, &cat.members[i].val, names); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func toolPath(i int) string { return "$[" + strconv.Itoa(i) + "]" }
+
+// fieldPath is the path of field key of tool i, plus an optional suffix. It
+// is built only for an error, never on the valid path.
+func fieldPath(i int, key, suffix string) string {
+	var b strings.Builder
+	b.WriteString(toolPath(i))
+	b.WriteString(".fields")
+	writePathElem(&b, pathElem{key: key, index: -1})
+	b.WriteString(suffix)
+	return b.String()
+}
+
+func checkTool(i int, tool *Value, names map[string]struct{}) error {
+	t, ok := splitTool(tool)
+	if !ok {
+		if tool.kind != Object {
+			return errorf(InvalidFields, toolPath(i), "tool definition is a JSON %s, want an object", tool.kind)
+		}
+		return errorf(InvalidFields, toolPath(i), "tool definition has keys %s, want exactly name, family, effect, enabled, fields", keyList(*tool))
+	}
+	name, family, effect, enabled, fields := t.name, t.family, t.effect, t.enabled, t.fields
+	if !isLabelValue(name) {
+		return labelError(toolPath(i)+".name", "tool name", *name)
+	}
+	if !isLabelValue(family) {
+		return labelError(toolPath(i)+".family", "family", *family)
+	}
+	if _, dup := names[name.text]; dup {
+		return errorf(DuplicateTool, toolPath(i)+".name", "tool name %q is already used by an earlier tool", name.text)
+	}
+	names[name.text] = struct{}{}
+	if effect.kind != String || effect.text != "read" && effect.text != "change" {
+		return errorf(InvalidMetadata, toolPath(i)+".effect", "effect is %s, want \"read\" or \"change\"", brief(*effect))
+	}
+	if enabled.kind != Bool {
+		return errorf(InvalidMetadata, toolPath(i)+".enabled", "enabled is %s, want true or false", brief(*enabled))
+	}
+	if fields.kind != Object {
+		return errorf(InvalidFields, toolPath(i)+".fields", "fields is a JSON %s, want an object", fields.kind)
+	}
+	if len(fields.members) > MaxFields {
+		return errorf(InvalidFields, toolPath(i)+".fields", "tool has %d fields, over the limit of %d", len(fields.members), MaxFields)
+	}
+	for j := range fields.members {
+		if err := checkField(i, &fields.members[j]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkField(i int, f *member) error {
+	if !IsLabel(f.key) {
+		return errorf(InvalidLabel, fieldPath(i, f.key, ""), "field name %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", f.key)
+	}
+	spec := &f.val
+	sp, ok := splitSpec(spec)
+	if !ok {
+		if spec.kind != Object {
+			return errorf(InvalidFields, fieldPath(i, f.key, ""), "field spec is a JSON %s, want an object", spec.kind)
+		}
+		return errorf(InvalidFields, fieldPath(i, f.key, ""), "field spec has keys %s, want exactly type, required, max_length", keyList(*spec))
+	}
+	typ, required, maxLength := sp.typ, sp.required, sp.maxLength
+	if typ.kind != String || typ.text != "string" && typ.text != "integer" && typ.text != "boolean" {
+		return errorf(InvalidSpec, fieldPath(i, f.key, ".type"), "type is %s, want \"string\", \"integer\" or \"boolean\"", brief(*typ))
+	}
+	if required.kind != Bool {
+		return errorf(InvalidSpec, fieldPath(i, f.key, ".required"), "required is %s, want true or false", brief(*required))
+	}
+	if _, ok := maxLengthOf(*maxLength); !ok {
+		return errorf(InvalidSpec, fieldPath(i, f.key, ".max_length"), "max_length is %s, want an integer from %d to %d", brief(*maxLength), MinMaxLength, MaxMaxLength)
+	}
+	return nil
+}
+
+// maxLengthOf returns the value of a max_length and reports whether it is a
+// JSON integer literal from MinMaxLength to MaxMaxLength. Such a literal is
+// 1 to 5 digits with no sign, fraction or exponent ("-0" is the integer 0).
+func maxLengthOf(v Value) (int, bool) {
+	if v.kind != Number || len(v.text) > 5 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(v.text); i++ {
+		c := v.text[i]
+		if c < '0' || c > '9' {
+			return 0, false // a sign, a fraction or an exponent
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, MinMaxLength <= n && n <= MaxMaxLength
+}
+
+func isLabelValue(v *Value) bool { return v.kind == String && IsLabel(v.text) }
+
+func labelError(path, what string, v Value) error {
+	if v.kind == Absent {
+		return errorf(InvalidLabel, path, "%s is missing, want a label (^[a-z][a-z0-9._-]{0,79}$)", what)
+	}
+	if v.kind != String {
+		return errorf(InvalidLabel, path, "%s is a JSON %s, want a label (^[a-z][a-z0-9._-]{0,79}$)", what, v.kind)
+	}
+	return errorf(InvalidLabel, path, "%s %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", what, v.text)
+}
+
+// keyList renders an object's keys for a message: "name, family, extra".
+func keyList(v Value) string {
+	keys := make([]string, len(v.members))
+	for i, m := range v.members {
+		keys[i] = strconv.Quote(m.key)
+	}
+	if len(keys) == 0 {
+		return "(none)"
+	}
+	return strings.Join(keys, ", ")
+}
+
+// brief renders a value for a message, cut to a readable length.
+func brief(v Value) string {
+	const limit = 60
+	s := v.String()
+	if len(s) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
+}

@@ -1,0 +1,114 @@
+// Package catalog is the exact core of catalogkit: given a catalog of tool
+// definitions, it returns the descriptions of one family of tools, or of one
+// tool by exact name, each with a small input schema, and it checks a call's
+// arguments against that same schema.
+//
+// Nothing here executes a tool or grants a permission. A successful
+// [ValidateArguments] says the *shape* of a call is valid, never that the call
+// is allowed or that it ran: its JSON form always says "authorized": false and
+// "executed": false, and every description says "executes": false.
+//
+// The package is pure: it does no file, network, process or clock access, and
+// imports only the standard library.
+//
+// # Two forms, one contract
+//
+// The function-level form, [Discover] and [ValidateArguments], takes the
+// catalog and the call's parameters as the JSON [Value]s a caller holds and
+// validates the whole catalog on every call, like the original reference.
+// The compiled form validates once with [Compile] (or [Parse] from JSON text)
+// and then answers [Catalog.Discover], [Catalog.DiscoverTool] and
+// [Catalog.ValidateArguments] many times. Both give identical results and
+// errors. Every result is a fresh value: changing it never changes the catalog
+// or a later result.
+//
+// # Catalog
+//
+// A catalog is a JSON array of tool definitions. A label is a string matching
+// ^[a-z][a-z0-9._-]{0,79}$ (1 to 80 ASCII characters, nothing after them, not
+// even a newline); see [IsLabel].
+//
+// A tool definition is an object with exactly the keys name (a label), family
+// (a label), effect ("read" or "change"), enabled (true or false) and fields
+// (an object of at most 30 entries, field name → field spec, field names
+// being labels). A field spec is an object with exactly the keys type
+// ("string", "integer" or "boolean"), required (true or false) and max_length
+// (a JSON integer from 1 to 20000; 5.0, 1e2 and true are not integers).
+// max_length is declared for every field but bounds only strings.
+//
+// # Catalog validation
+//
+// Every call validates the whole catalog first. The first failing check, in
+// this order, decides the error; tools are checked in array order, and within
+// a tool:
+//
+//  1. the catalog is not an array, or has more than 1000 tools: [InvalidCatalog]
+//  2. the tool is not an object, or its keys are not exactly the five: [InvalidFields]
+//  3. name is not a label: [InvalidLabel]; then family is not a label: [InvalidLabel]
+//  4. name is used by an earlier tool: [DuplicateTool]
+//  5. effect is not "read" or "change", or enabled is not a boolean: [InvalidMetadata]
+//  6. fields is not an object, or has more than 30 entries: [InvalidFields]
+//  7. for each field, in the object's order: the field name is not a label:
+//     [InvalidLabel]; the spec is not an object with exactly the three keys:
+//     [InvalidFields]; type is not one of the three or required is not a
+//     boolean: [InvalidSpec]; max_length is not an integer from 1 to 20000:
+//     [InvalidSpec].
+//
+// One bad definition rejects the whole catalog: no tool is ever skipped.
+//
+// # Discovery
+//
+// Discover(catalog, family, name?) checks, after the catalog:
+//
+//  1. family is not a label: [InvalidLabel]
+//  2. a name is given and is not a label: [InvalidLabel]
+//  3. family is not "all" and no tool, enabled or not, has it: [UnknownFamily]
+//  4. a name is given and no enabled tool of that family (any family for
+//     "all") has exactly that name: [ToolNotAvailableInFamily]. A disabled
+//     tool, a tool of another family and an absent tool are all rejected
+//     alike; there is never a similar name or a fallback to another tool.
+//
+// The result lists the enabled tools of the family (of every family for
+// "all", which lifts only the family filter, never the enabled filter), in
+// catalog order, as [Description]s. A known family whose tools are all
+// disabled lists as []. In each input schema, properties keep the fields'
+// order, required lists the required fields in that order, and only string
+// properties carry maxLength.
+//
+// # Argument validation
+//
+// ValidateArguments(catalog, name, arguments) checks, after the catalog:
+//
+//  1. name is missing or not a label: [InvalidLabel]; no enabled tool has that
+//     name: [ToolNotAvailableInFamily] (discovery in family "all")
+//  2. arguments is not an object, has a key the schema lacks, or lacks a
+//     required key: [InvalidArgumentKeys]
+//  3. a value does not fit its property, checked in the arguments' order:
+//     [InvalidArgumentValue]. A string property takes a JSON string of at most
+//     maxLength Unicode code points (not bytes, not UTF-16 units; never
+//     truncated). An integer property takes a JSON number written with no
+//     fraction and no exponent, of any magnitude (1.0, 1e2 and true are not
+//     integers). A boolean property takes true or false only (1 and "true"
+//     are not booleans).
+//
+// The schema that discovery returns and the check that validation makes are
+// one value ([Description.InputSchema]), so they cannot drift apart. The
+// grammar is deliberately small: no nested objects, no formats, no ranges.
+//
+// # JSON text
+//
+// [ParseJSON] reads JSON text strictly, for callers that hold bytes: it
+// rejects malformed JSON, trailing data, a byte order mark, duplicate object
+// keys at any depth (a second "enabled" must not smuggle a value past a
+// reviewer), invalid UTF-8, lone surrogate escapes, input over [MaxInputBytes]
+// and nesting deeper than [MaxDepth], all with [InvalidJSON] and a message
+// naming the byte offset, line, column and JSON path. Because a [Value] can
+// only come from ParseJSON, every Value has unique keys and valid strings.
+//
+// # Errors
+//
+// Every error is an [*Error] carrying one of the stable [Code]s and the path of
+// the offending value. Match codes, never message text. An error means that
+// nothing ran: discovery failed, and the caller should re-read the current
+// definitions.
+package catalog

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/catalogkit/catalogkit/catalog"
+)
+
+const discoverExample = `catalogkit discover --catalog conformance/synthetic-catalog.json --family reading
+catalogkit discover --catalog conformance/synthetic-catalog.json --family all --name tab.select`
+
+func runDiscover(c *cli, args []string) int {
+	fs := c.flags("discover", "--catalog FILE --family F [--name N]", discoverExample)
+	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON array of tool definitions); - reads stdin")
+	family := fs.String("family", "", "family `F` to list, or \"all\" for every family")
+	name := fs.String("name", "", "exact tool name `N` to return (optional)")
+	if code, ok := c.parse(fs, args, false); !ok {
+		return code
+	}
+	if *catalogFile == "" || !flagSet(fs, "family") {
+		return c.usageError("run 'catalogkit discover -h' for usage", "discover needs --catalog and --family")
+	}
+	cat, code, ok := c.loadCatalog(*catalogFile)
+	if !ok {
+		return code
+	}
+	var descs []catalog.Description
+	var err error
+	if flagSet(fs, "name") {
+		descs, err = cat.DiscoverTool(*family, *name)
+	} else {
+		descs, err = cat.Discover(*family)
+	}
+	if err != nil {
+		return c.contractError(err, "")
+	}
+	if descs == nil {
+		descs = []catalog.Description{}
+	}
+	return c.printJSON(descs)
+}
+
+const validateExample = `catalogkit validate --catalog conformance/synthetic-catalog.json --name page.read --arguments '{"tab_id": 3}'
+catalogkit validate --catalog conformance/synthetic-catalog.json --name page.find --arguments @args.json`
+
+func runValidate(c *cli, args []string) int {
+	fs := c.flags("validate", "--catalog FILE --name N --arguments JSON|@FILE|-", validateExample)
+	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON array of tool definitions); - reads stdin")
+	name := fs.String("name", "", "exact tool name `N`")
+	arguments := fs.String("arguments", "", "the call's arguments: a `JSON` object, @FILE to read a file, or - for stdin")
+	if code, ok := c.parse(fs, args, false); !ok {
+		return code
+	}
+	if *catalogFile == "" || !flagSet(fs, "name") || !flagSet(fs, "arguments") {
+		return c.usageError("run 'catalogkit validate -h' for usage", "validate needs --catalog, --name and --arguments")
+	}
+	if *catalogFile == "-" && *arguments == "-" {
+		return c.usageError("put the catalog or the arguments in a file", "--catalog and --arguments cannot both read stdin")
+	}
+	cat, code, ok := c.loadCatalog(*catalogFile)
+	if !ok {
+		return code
+	}
+	argText, source, err := c.readArgument(*arguments)
+	if err != nil {
+		return c.errorf("", "failed to read arguments: %v", err)
+	}
+	argValue, err := catalog.ParseJSON(argText)
+	if err != nil {
+		return c.contractError(err, source)
+	}
+	res, err := cat.ValidateArguments(*name, argValue)
+	if err != nil {
+		return c.contractError(err, "")
+	}
+	return c.printJSON(res)
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+// readArgument returns the bytes of an argument given inline, as @FILE or as
+// - (stdin), and a name for its source in messages.
+func (c *cli) readArgument(arg string) ([]byte, string, error) {
+	switch {
+	case arg == "-":
+		b, err := io.ReadAll(io.LimitReader(c.stdin, catalog.MaxInputBytes+1))
+		return b, "arguments (stdin)", err
+	case strings.HasPrefix(arg, "@"):
+		b, err := readFileLimited(arg[1:])
+		return b, fmt.Sprintf("arguments file %q", arg[1:]), err
+	}
+	return []byte(arg), "arguments", nil
+}
+
+// loadCatalog reads and compiles a catalog file ("-" for stdin). On failure it
+// has printed the error and returns the exit status.
+func (c *cli) loadCatalog(file string) (*catalog.Catalog, int, bool) {
+	var data []byte
+	var err error
+	if file == "-" {
+		data, err = io.ReadAll(io.LimitReader(c.stdin, catalog.MaxInputBytes+1))
+	} else {
+		data, err = readFileLimited(file)
+	}
+	if err != nil {
+		return nil, c.errorf("check the --catalog path", "failed to read catalog: %v", err), false
+	}
+	cat, err := catalog.Parse(data)
+	if err != nil {
+		source := fmt.Sprintf("catalog %q", file)
+		if file == "-" {
+			source = "catalog (stdin)"
+		}
+		return nil, c.contractError(err, source), false
+	}
+	return cat, 0, true
+}
+
+func readFileLimited(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, catalog.MaxInputBytes+1))
+}
+
+// contractError prints a catalog error with its stable code, where it is and
+// what to do, and returns exit status 1.
+func (c *cli) contractError(err error, source string) int {
+	var ce *catalog.Error
+	if !errors.As(err, &ce) {
+		return c.errorf("", "%v", err)
+	}
+	if source == "" {
+		return c.errorf(hintFor(ce), "%s", ce)
+	}
+	return c.errorf(hintFor(ce), "%s: %s", source, ce)
+}
+
+func hintFor(e *catalog.Error) string {
+	inCatalog := strings.HasPrefix(e.Path, "$")
+	switch e.Code {
+	case catalog.InvalidJSON:
+		return "fix the JSON text at the position shown; duplicate keys are never allowed"
+	case catalog.InvalidLabel:
+		if !inCatalog {
+			return "a label is 1 to 80 characters: a lowercase letter, then lowercase letters, digits, '.', '_' or '-'"
+		}
+		fallthrough
+	case catalog.InvalidCatalog, catalog.InvalidFields, catalog.DuplicateTool,
+		catalog.InvalidMetadata, catalog.InvalidSpec:
+		return "fix the value at the path shown; one bad definition rejects the whole catalog (rules: go doc github.com/catalogkit/catalogkit/catalog)"
+	case catalog.UnknownFamily:
+		return "list every enabled tool and its family with --family all"
+	case catalog.ToolNotAvailableInFamily:
+		return "the tool is disabled, in another family, or absent; list the enabled tools with 'catalogkit discover --family all'"
+	case catalog.InvalidArgumentKeys, catalog.InvalidArgumentValue:
+		return "compare the arguments with the tool's inputSchema: 'catalogkit discover --family all --name NAME'"
+	}
+	return ""
+}
+
+// printJSON prints v as indented JSON, keeping the order of its keys.
+func (c *cli) printJSON(v any) int {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return c.errorf("", "failed to encode the result: %v", err)
+	}
+	if _, err := c.stdout.Write(out.Bytes()); err != nil {
+		return c.errorf("", "failed to write the result: %v", err)
+	}
+	return 0
+}

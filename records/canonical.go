@@ -1,0 +1,140 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/catalogkit/catalogkit/catalog"
+)
+
+// Canonical returns the canonical form of a JSON text, the form every record
+// file is written in (see FORMAT.md): object keys sorted by Unicode code
+// point, two-space indentation, strings with only the escapes JSON requires,
+// numbers exactly as written, LF line ends and one final newline.
+//
+// The text is read with [catalog.ParseJSON], so it must be strict JSON (no
+// duplicate keys, valid UTF-8) and number literals survive exactly. An error
+// is the [*catalog.Error] of the JSON text layer.
+func Canonical(jsonText []byte) ([]byte, error) {
+	v, err := catalog.ParseJSON(jsonText)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(v)
+}
+
+// Encode returns the canonical form of v (see [Canonical]). It fails only for
+// an Absent value, which has no JSON form.
+func Encode(v catalog.Value) ([]byte, error) {
+	if v.Kind() == catalog.Absent {
+		return nil, errors.New("cannot encode an absent value")
+	}
+	b := appendCanonical(nil, v, 0)
+	return append(b, '\n'), nil
+}
+
+// appendCanonical appends v, whose first line is already indented by depth
+// levels, to b.
+func appendCanonical(b []byte, v catalog.Value, depth int) []byte {
+	switch v.Kind() {
+	case catalog.Null:
+		return append(b, "null"...)
+	case catalog.Bool:
+		if t, _ := v.Bool(); t {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case catalog.Number:
+		lit, _ := v.NumberLiteral()
+		return append(b, lit...)
+	case catalog.String:
+		s, _ := v.Str()
+		return appendString(b, s)
+	case catalog.Array:
+		if v.Len() == 0 {
+			return append(b, "[]"...)
+		}
+		b = append(b, '[')
+		for i := range v.Len() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendNewline(b, depth+1)
+			b = appendCanonical(b, v.Index(i), depth+1)
+		}
+		b = appendNewline(b, depth)
+		return append(b, ']')
+	case catalog.Object:
+		if v.Len() == 0 {
+			return append(b, "{}"...)
+		}
+		// Sorting Go strings compares their UTF-8 bytes, which orders them
+		// by Unicode code point. Keys are unique: ParseJSON rejects
+		// duplicates.
+		order := make([]int, v.Len())
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(i, j int) int { return strings.Compare(v.Key(i), v.Key(j)) })
+		b = append(b, '{')
+		for n, i := range order {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = appendNewline(b, depth+1)
+			b = appendString(b, v.Key(i))
+			b = append(b, ": "...)
+			b = appendCanonical(b, v.Index(i), depth+1)
+		}
+		b = appendNewline(b, depth)
+		return append(b, '}')
+	}
+	panic(fmt.Sprintf("records: cannot encode a JSON value of kind %v", v.Kind()))
+}
+
+func appendNewline(b []byte, depth int) []byte {
+	b = append(b, '\n')
+	for range depth {
+		b = append(b, "  "...)
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string: '"' and '\\' escaped with a
+// backslash, U+0000 to U+001F as \b \f \n \r \t or \u00xx (lowercase hex),
+// every other character as its UTF-8 bytes. s is valid UTF-8, as every string
+// of a [catalog.Value] is.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,110 @@
+package records
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLineDiff(t *testing.T) {
+	lines := func(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+	tests := []struct {
+		name      string
+		want, got string
+		diff      string
+		reason    string
+	}{
+		{
+			name:   "equal",
+			want:   lines("a", "b"),
+			got:    lines("a", "b"),
+			diff:   "",
+			reason: "no hunks",
+		},
+		{
+			name: "one line changed",
+			want: lines("1", "2", "3", "4", "5", "6", "7"),
+			got:  lines("1", "2", "3", "x", "5", "6", "7"),
+			diff: lines(
+				"@@ -2,5 +2,5 @@",
+				" 2", " 3", "-4", "+x", " 5", " 6"),
+			reason: "two lines of context each side; removals before additions",
+		},
+		{
+			name: "two changes close together share a hunk",
+			want: lines("1", "2", "3", "4", "5", "6", "7", "8"),
+			got:  lines("x", "2", "3", "4", "5", "y", "7", "8"),
+			diff: lines(
+				"@@ -1,8 +1,8 @@",
+				"-1", "+x", " 2", " 3", " 4", " 5", "-6", "+y", " 7", " 8"),
+			reason: "at most 2×2 unchanged lines between changes keep one hunk",
+		},
+		{
+			name: "two changes far apart",
+			want: lines("1", "2", "3", "4", "5", "6", "7", "8", "9"),
+			got:  lines("x", "2", "3", "4", "5", "6", "7", "8", "y"),
+			diff: lines(
+				"@@ -1,3 +1,3 @@",
+				"-1", "+x", " 2", " 3",
+				"@@ -7,3 +7,3 @@",
+				" 7", " 8", "-9", "+y"),
+			reason: "more than four unchanged lines between changes split the hunks",
+		},
+		{
+			name:   "lines added to an empty file",
+			want:   "",
+			got:    lines("a"),
+			diff:   lines("@@ -0,0 +1,1 @@", "+a"),
+			reason: "an empty side starts at line 0, as in unified diffs",
+		},
+		{
+			name:   "missing final newline",
+			want:   lines("a"),
+			got:    "a",
+			diff:   lines("@@ -1,1 +1,1 @@", "-a", "+a", `\ No newline at end of file`),
+			reason: "a change only in the final newline is visible",
+		},
+		{
+			name:   "carriage returns",
+			want:   lines("a"),
+			got:    "a\r\n",
+			diff:   lines("@@ -1,1 +1,1 @@", "-a", `+a\r`),
+			reason: "a CRLF line end is visible",
+		},
+		{
+			name: "inserted line",
+			want: lines("a", "b", "c"),
+			got:  lines("a", "b", "new", "c"),
+			diff: lines(
+				"@@ -1,3 +1,4 @@",
+				" a", " b", "+new", " c"),
+			reason: "an insertion keeps the lines around it",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lineDiff([]byte(tt.want), []byte(tt.got)); got != tt.diff {
+				t.Errorf("lineDiff (%s):\n got:\n%s\nwant:\n%s", tt.reason, got, tt.diff)
+			}
+		})
+	}
+}
+
+// TestLineDiffLarge: past the work bound, the changed middle is shown whole
+// rather than computed slowly.
+func TestLineDiffLarge(t *testing.T) {
+	var a, b strings.Builder
+	for i := range 3000 {
+		a.WriteString("a" + strings.Repeat("x", i%7) + "\n")
+		b.WriteString("b" + strings.Repeat("x", i%7) + "\n")
+	}
+	d := lineDiff([]byte(a.String()), []byte(b.String()))
+	if n := strings.Count(d, "\n-"); n != 3000 {
+		t.Errorf("got %d removed lines, want 3000", n)
+	}
+	if i, j := strings.LastIndex(d, "\n-"), strings.Index(d, "\n+"); i > j {
+		t.Error("removed and added lines are interleaved, want all removals first")
+	}
+	if !strings.HasPrefix(d, "@@ -1,3000 +1,3000 @@\n") {
+		t.Errorf("diff starts %q", d[:40])
+	}
+}
