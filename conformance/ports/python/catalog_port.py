@@ -25,6 +25,10 @@ import os  # noqa: E402
 import re  # noqa: E402
 import traceback  # noqa: E402
 
+# catalogkit.py is next to this file; python3 -I does not put this folder on
+# the path by itself.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 import catalogkit  # noqa: E402
 
 PROTOCOL = "catalogkit-conformance/1"
@@ -95,6 +99,12 @@ class NegativeZero(int):
 NEGATIVE_ZERO = NegativeZero(0)
 
 
+def decode_float(literal):
+    """decode_float returns the value of a number literal written with a
+    fraction or an exponent: a Number, never an int, whatever its value."""
+    return Number(literal)
+
+
 def _parse_int(literal):
     return NEGATIVE_ZERO if literal == "-0" else int(literal)
 
@@ -130,7 +140,7 @@ def decode(raw):
             obj[k] = v
         return obj
 
-    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_float=Number, parse_int=_parse_int,
+    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_float=decode_float, parse_int=_parse_int,
                                parse_constant=_reject_constant)
     try:
         value = decoder.decode(text)

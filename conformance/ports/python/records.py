@@ -31,6 +31,8 @@ sys.dont_write_bytecode = True
 import hashlib  # noqa: E402
 import os  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 import catalog_port  # noqa: E402
 import catalogkit  # noqa: E402
 
