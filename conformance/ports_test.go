@@ -1,0 +1,186 @@
+package conformance_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/catalogkit/catalogkit/conformance"
+)
+
+// The ports under ports/, relative to this package's folder.
+var (
+	pythonPort  = filepath.Join("ports", "python", "catalog_port.py")
+	brokenDir   = filepath.Join("ports", "broken")
+	brokenTable = filepath.Join(brokenDir, "README.md")
+)
+
+// minBrokenPorts is the number of broken ports the suite is known to catch at
+// least; fewer files means some were lost.
+const minBrokenPorts = 8
+
+// python3 returns the path of python3, or skips the test loudly; under
+// CI=true a missing python3 is a broken CI image, so the test fails instead.
+func python3(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("python3")
+	if err == nil {
+		return p
+	}
+	msg := fmt.Sprintf("python3 not found (%v): the Python port and the broken ports were NOT checked", err)
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	fmt.Fprintf(os.Stderr, "WARNING: %s: %s\n", t.Name(), msg)
+	t.Skip(msg)
+	return ""
+}
+
+// runPort runs every case against the Python script at path and returns the
+// report. The port never writes bytecode next to its sources.
+func runPort(t *testing.T, py, script string, cases []*conformance.Case) *conformance.Report {
+	t.Helper()
+	abs, err := filepath.Abs(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := &conformance.Port{
+		Command: []string{py, abs},
+		Env:     append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1"),
+	}
+	defer port.Close()
+	return (&conformance.Runner{Target: port}).RunCases(cases)
+}
+
+func reportText(rep *conformance.Report) string {
+	var b bytes.Buffer
+	rep.WriteText(&b)
+	return b.String()
+}
+
+func loadCases(t *testing.T) []*conformance.Case {
+	t.Helper()
+	cases, err := conformance.Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 21 {
+		t.Fatalf("conformance.Cases() returned %d cases, want 21", len(cases))
+	}
+	return cases
+}
+
+// TestPythonPort runs the 21 cases against the Python port over
+// stdin/stdout: every one must pass.
+func TestPythonPort(t *testing.T) {
+	py := python3(t)
+	cases := loadCases(t)
+	rep := runPort(t, py, pythonPort, cases)
+	if rep.Fatal != "" || rep.Passed != 21 || rep.Failed != 0 || rep.Skipped != 0 {
+		t.Fatalf("Python port: %s, want 21 passed\n%s", rep.Summary(), reportText(rep))
+	}
+	if got, want := rep.Port.Name, "catalogkit-python"; got != want {
+		t.Errorf("Python port's handshake name = %q, want %q", got, want)
+	}
+}
+
+// TestBrokenPorts runs the 21 cases against every deliberately broken port
+// under ports/broken: each must fail at least one case, and fail it with a
+// wrong outcome (FAIL), not by crashing or breaking the protocol, which
+// would catch it for the wrong reason. The cases each port fails must be
+// exactly those that ports/broken/README.md lists for it, so that the table
+// stays true.
+func TestBrokenPorts(t *testing.T) {
+	py := python3(t)
+	cases := loadCases(t)
+	scripts, err := filepath.Glob(filepath.Join(brokenDir, "*.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scripts) < minBrokenPorts {
+		t.Fatalf("found %d broken ports in %s, want at least %d", len(scripts), brokenDir, minBrokenPorts)
+	}
+	table, err := readBrokenTable(brokenTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, script := range scripts {
+		name := filepath.Base(script)
+		if _, ok := table[name]; !ok {
+			t.Errorf("%s is not listed in %s", name, brokenTable)
+		}
+	}
+	for name := range table {
+		if !slices.Contains(scripts, filepath.Join(brokenDir, name)) {
+			t.Errorf("%s lists %s, which does not exist", brokenTable, name)
+		}
+	}
+	for _, script := range scripts {
+		name := filepath.Base(script)
+		t.Run(strings.TrimSuffix(name, ".py"), func(t *testing.T) {
+			rep := runPort(t, py, script, cases)
+			if rep.Fatal != "" {
+				t.Fatalf("%s did not run: %s\n%s", name, rep.Fatal, reportText(rep))
+			}
+			var failed []string
+			for _, c := range rep.Cases {
+				switch c.Status {
+				case conformance.Pass:
+				case conformance.Fail:
+					failed = append(failed, c.ID)
+				default:
+					t.Errorf("%s: case %s is %s, want PASS or FAIL: %s\n%s", name, c.ID, c.Status, c.Message, c.Stderr)
+				}
+			}
+			if len(failed) == 0 {
+				t.Fatalf("%s passed all %d cases: the suite does not catch it\n%s", name, len(rep.Cases), reportText(rep))
+			}
+			slices.Sort(failed)
+			if want := slices.Sorted(slices.Values(table[name])); len(want) > 0 && !slices.Equal(failed, want) {
+				t.Errorf("%s failed %v, but %s lists %v; update the table", name, failed, brokenTable, want)
+			}
+		})
+	}
+}
+
+// brokenRow matches a row of the broken ports' table: the port's file name in
+// the first column and the catching case ids, in backquotes, in the last.
+var brokenRow = regexp.MustCompile("^\\| `([a-z0-9_]+\\.py)` \\|.*\\| ([^|]*) \\|$")
+
+var caseID = regexp.MustCompile("`([a-z0-9.-]+)`")
+
+// readBrokenTable returns the case ids that the README's table lists for
+// each broken port, in the table's order.
+func readBrokenTable(path string) (map[string][]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	table := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		m := brokenRow.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		ids := []string{}
+		for _, id := range caseID.FindAllStringSubmatch(m[2], -1) {
+			ids = append(ids, id[1])
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("%s: the row of %s lists no case", path, m[1])
+		}
+		table[m[1]] = ids
+	}
+	if len(table) == 0 {
+		return nil, fmt.Errorf("%s: no table of broken ports", path)
+	}
+	return table, sc.Err()
+}
