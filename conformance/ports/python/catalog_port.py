@@ -36,8 +36,8 @@ PORT_NAME = "catalogkit-python"
 PORT_LANGUAGE = "Python"
 
 # INVALID_JSON is the code of the JSON text layer: duplicate object keys,
-# invalid UTF-8, lone surrogates, an input value nested deeper than MAX_DEPTH
-# arrays and objects (the limits of the Go package's ParseJSON).
+# invalid UTF-8, lone surrogates, a message nested deeper than MAX_DEPTH
+# arrays and objects (the limit of the Go runner and of catalogkit port).
 INVALID_JSON = "INVALID_JSON"
 MAX_DEPTH = 64
 
@@ -60,11 +60,6 @@ def port_version():
     except OSError:
         return "unknown"
     return v or "unknown"
-
-
-class JSONTextError(Exception):
-    """JSONTextError is a problem of the JSON text layer, reported with the
-    INVALID_JSON code."""
 
 
 class ProtocolError(Exception):
@@ -119,8 +114,8 @@ def decode(raw):
     Integers (no fraction, no exponent) become int of any size, other numbers
     Number, so 1.0 and 1e2 stay non-integers. It returns the value
     and a list of JSON text problems (duplicate keys, invalid UTF-8, lone
-    surrogates) that do not stop it from being read, so a reply can still
-    echo its seq. It raises ValueError if raw is not JSON (nesting too deep
+    surrogates, nesting deeper than MAX_DEPTH) that do not stop it from
+    being read, so a reply can still echo its seq. It raises ValueError if raw is not JSON (nesting too deep
     for Python's decoder included).
     """
     problems = []
@@ -151,6 +146,8 @@ def decode(raw):
     # one, to find where.
     if problems or _SURROGATE_ESCAPE.search(raw):
         _walk(value, problems)
+    if depth(value) > MAX_DEPTH:
+        problems.append("nesting deeper than %d" % MAX_DEPTH)
     return value, problems
 
 
@@ -195,15 +192,6 @@ def depth(v, limit=MAX_DEPTH):
         d += 1
         level = below
     return d
-
-
-def check_depth(call):
-    """check_depth raises JSONTextError if an input value of call (catalog,
-    family, name, arguments) nests deeper than MAX_DEPTH, the limit of Go's
-    catalog.ParseJSON."""
-    for key in ("catalog", "family", "name", "arguments"):
-        if key in call and depth(call[key]) > MAX_DEPTH:
-            raise JSONTextError("%s: nesting deeper than the limit of %d" % (key, MAX_DEPTH))
 
 
 def encode(v):
@@ -260,9 +248,7 @@ def _encode(v, parts):
 
 def perform(call):
     """perform runs a discover or validate_arguments call on the values in
-    call, as decoded, and returns its result; it raises CatalogError or
-    JSONTextError."""
-    check_depth(call)
+    call, as decoded, and returns its result; it raises CatalogError."""
     op = call.get("op")
     if op == "discover":
         return catalogkit.discover(call.get("catalog", catalogkit.ABSENT),
@@ -342,8 +328,6 @@ def outcome(call):
         if e.detail:
             out["detail"] = e.detail
         return out
-    except JSONTextError as e:
-        return {"error": INVALID_JSON, "detail": str(e)}
     return {"not_implemented": "this port has no op %s" % (json.dumps(op) if type(op) is str else "(missing or not a string)")}
 
 
