@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import catalog_port  # noqa: E402
 import catalogkit  # noqa: E402
 
+
 def check_argument_keys(tool, arguments):
     if type(arguments) is not dict:
         raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "arguments is not an object")

@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import catalog_port  # noqa: E402
 import catalogkit  # noqa: E402
 
+
 real_select_tools = catalogkit.select_tools
 
 

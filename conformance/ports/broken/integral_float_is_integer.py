@@ -13,7 +13,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
 import catalog_port  # noqa: E402
-import catalogkit  # noqa: E402
+
 
 def decode_float(literal):
     try:

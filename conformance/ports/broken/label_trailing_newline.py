@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import catalog_port  # noqa: E402
 import catalogkit  # noqa: E402
 
+
 _label = re.compile(r"^[a-z][a-z0-9._-]{0,79}$")
 catalogkit.is_label = lambda v: type(v) is str and _label.match(v) is not None
 

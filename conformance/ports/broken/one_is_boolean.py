@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import catalog_port  # noqa: E402
 import catalogkit  # noqa: E402
 
+
 catalogkit.is_json_boolean = lambda v: type(v) is bool or (type(v) is int and v in (0, 1))
 
 

@@ -10,8 +10,8 @@ stdout, flushed at once (see conformance/PROTOCOL.md). stdout carries only
 protocol messages; anything else goes to stderr. Every failure, a bug
 included, becomes a reply; the port exits 0 when stdin ends.
 
-Standard library only (Python 3.7 or later: dicts keep key order); the contract is in
-catalogkit.py, next to this file.
+Standard library only (Python 3.7 or later: dicts keep key order). The
+contract itself is in catalogkit.py, next to this file.
 """
 
 import sys
@@ -112,11 +112,11 @@ def decode(raw):
     """decode parses one line of bytes as JSON.
 
     Integers (no fraction, no exponent) become int of any size, other numbers
-    Number, so 1.0 and 1e2 stay non-integers. It returns the value
-    and a list of JSON text problems (duplicate keys, invalid UTF-8, lone
+    Number, so 1.0 and 1e2 stay non-integers. It returns the value and a
+    list of JSON text problems (duplicate keys, invalid UTF-8, lone
     surrogates, nesting deeper than MAX_DEPTH) that do not stop it from
-    being read, so a reply can still echo its seq. It raises ValueError if raw is not JSON (nesting too deep
-    for Python's decoder included).
+    being read, so that a reply can still echo its seq. It raises ValueError
+    if raw is not JSON (nesting too deep for Python's decoder included).
     """
     problems = []
     try:
