@@ -224,8 +224,13 @@ func Generate(catalogJSON []byte, catalogPath string) (*Set, error) {
 		}
 		set.Files = append(set.Files, File{Name: r.File, Data: data})
 	}
-	// Further generated files (a page showing the records, say) are added
-	// to set.Files here; Write and Check handle every file alike.
+	// Further generated files are added to set.Files here; Write and Check
+	// handle every file alike.
+	page, err := makePage(set.Records)
+	if err != nil {
+		return nil, fmt.Errorf("records page: %w", err)
+	}
+	set.Files = append(set.Files, page)
 	set.sortFiles()
 	return set, nil
 }
