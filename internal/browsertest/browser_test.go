@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -539,18 +540,20 @@ func checkTabs(t *testing.T, how string, s pageState, rec recordFile) {
 	}
 }
 
-// checkLayout checks that the page does not scroll sideways and that every
-// box of JSON shown stays inside the viewport, scrolling inside itself if it
-// must.
-func checkLayout(t *testing.T, how string, s pageState) {
+// checkLayout checks that the page does not scroll sideways in a viewport
+// of the width given and that every box of JSON shown stays inside it,
+// scrolling inside itself if it must. (A mobile viewport grows to fit what
+// overflows, so the width to hold to is the one the test set, not the
+// page's innerWidth.)
+func checkLayout(t *testing.T, how string, s pageState, width int64) {
 	t.Helper()
-	if s.ScrollWidth > s.InnerWidth {
-		t.Errorf("%s: the page is %d px wide in a %d px viewport: it scrolls sideways", how, s.ScrollWidth, s.InnerWidth)
+	if s.ScrollWidth > int(width) || s.InnerWidth != int(width) {
+		t.Errorf("%s: the page is %d px wide, its viewport %d px, in a %d px screen: it scrolls sideways", how, s.ScrollWidth, s.InnerWidth, width)
 	}
 	for _, sec := range s.Sections {
 		for i, b := range sec.Boxes {
-			if b.Right > float64(s.InnerWidth) {
-				t.Errorf("%s: %s box %d ends at %.0f px, past the %d px viewport", how, sec.Stem, i+1, b.Right, s.InnerWidth)
+			if b.Right > float64(width) {
+				t.Errorf("%s: %s box %d ends at %.0f px, past the %d px screen", how, sec.Stem, i+1, b.Right, width)
 			}
 		}
 	}
@@ -565,6 +568,18 @@ func checkMarkup(t *testing.T, s pageState) {
 		if !slices.Contains(allowed, tag) {
 			t.Errorf("a record section holds a <%s> element: record data became markup", tag)
 		}
+	}
+}
+
+// checkFocusRing checks that the focused element shows a focus ring: a
+// solid outline at least 2 px wide (as WCAG 2.2's focus appearance asks),
+// not the browser's thinner default.
+func checkFocusRing(t *testing.T, how string, s pageState) {
+	t.Helper()
+	style, width, _ := strings.Cut(s.FocusOutline, " ")
+	px, err := strconv.ParseFloat(strings.TrimSuffix(width, "px"), 64)
+	if err != nil || !s.FocusVisible || style != "solid" || px < 2 {
+		t.Errorf("%s: %s shows no focus ring: :focus-visible %v, outline %q", how, s.Focus, s.FocusVisible, s.FocusOutline)
 	}
 }
 
@@ -616,7 +631,7 @@ func TestChooseByMouse(t *testing.T) {
 			s := tb.state()
 			checkTabs(t, how, s, recs[i])
 			checkShows(t, how, s.shown(t), recs[i])
-			checkLayout(t, how, s)
+			checkLayout(t, how, s, width)
 		}
 	}
 }
@@ -641,9 +656,7 @@ func TestChooseByKeyboard(t *testing.T) {
 	if s.Focus != "tab-"+recs[0].Stem {
 		t.Fatalf("Tab reached %q, want the selected tab tab-%s", s.Focus, recs[0].Stem)
 	}
-	if !s.FocusVisible || strings.HasPrefix(s.FocusOutline, "none") || strings.HasSuffix(s.FocusOutline, " 0px") {
-		t.Errorf("the focused tab shows no focus ring: :focus-visible %v, outline %q", s.FocusVisible, s.FocusOutline)
-	}
+	checkFocusRing(t, "the first tab reached with Tab", s)
 
 	// Arrow keys move the focus, not the selection (manual activation).
 	tb.keys(kb.ArrowRight)
@@ -680,12 +693,17 @@ func TestChooseByKeyboard(t *testing.T) {
 		how := fmt.Sprintf("Home, ArrowRight ×%d, %s", i, name)
 		tb.keys(kb.Home + strings.Repeat(kb.ArrowRight, i) + choose)
 		s := tb.state()
-		if s.Focus != "tab-"+recs[i].Stem || !s.FocusVisible {
-			t.Errorf("%s: focus on %q (visible %v), want on tab-%s", how, s.Focus, s.FocusVisible, recs[i].Stem)
+		if s.Focus != "tab-"+recs[i].Stem {
+			t.Errorf("%s: focus on %q, want on tab-%s", how, s.Focus, recs[i].Stem)
 		}
+		checkFocusRing(t, how, s)
 		checkTabs(t, how, s, recs[i])
 		checkShows(t, how, s.shown(t), recs[i])
 	}
+
+	dir := artifacts(t)
+	tb.screenshot(filepath.Join(dir, "keyboard-focus-1280.png"))
+	t.Logf("screenshot in %s", dir)
 
 	// Tab leaves the tab list for the chosen panel.
 	tb.keys(kb.Tab)
@@ -833,7 +851,7 @@ func TestWithoutJavaScript(t *testing.T) {
 			}
 			checkShows(t, how, sec, recs[i])
 		}
-		checkLayout(t, fmt.Sprintf("at %d px without JavaScript", width), s)
+		checkLayout(t, fmt.Sprintf("at %d px without JavaScript", width), s, width)
 		checkMarkup(t, s)
 		tb.screenshot(filepath.Join(dir, fmt.Sprintf("nojs-%d.png", width)))
 	}
@@ -855,7 +873,7 @@ func TestScreenshots(t *testing.T) {
 				s := tb.state()
 				checkTabs(t, how, s, rec)
 				checkShows(t, how, s.shown(t), rec)
-				checkLayout(t, how, s)
+				checkLayout(t, how, s, width)
 				tb.screenshot(filepath.Join(dir, fmt.Sprintf("%s-%d-%s.png", rec.Stem, width, lang)))
 			}
 		}
