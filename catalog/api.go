@@ -33,15 +33,15 @@ func Compile(catalog Value) (*Catalog, error) {
 		return nil, err
 	}
 	c := &Catalog{
-		tools:    make([]compiledTool, len(catalog.items)),
-		byName:   make(map[string]int, len(catalog.items)),
+		tools:    make([]compiledTool, len(catalog.members)),
+		byName:   make(map[string]int, len(catalog.members)),
 		families: make(map[string][]int),
 	}
-	for i, tool := range catalog.items {
+	for i := range catalog.members {
 		t := &c.tools[i]
-		t.desc = describe(tool)
-		enabled, _ := tool.Lookup("enabled")
-		t.enabled = enabled.b
+		t.desc = describe(&catalog.members[i].val)
+		parts, _ := splitTool(&catalog.members[i].val)
+		t.enabled = parts.enabled.b
 		t.shape = newShape(&t.desc.InputSchema)
 		c.byName[t.desc.Name] = i
 		fam := c.families[t.desc.Family]
@@ -83,11 +83,14 @@ func (c *Catalog) Discover(family string) ([]Description, error) {
 // disabled, in another family, or absent. There is never a fallback to a
 // similar name or to another tool.
 func (c *Catalog) DiscoverTool(family, name string) ([]Description, error) {
-	if err := c.checkFamily(family); err != nil {
-		return nil, err
+	if !IsLabel(family) {
+		return nil, labelError("family", "family", Value{kind: String, text: family})
 	}
 	if !IsLabel(name) {
 		return nil, labelError("name", "tool name", Value{kind: String, text: name})
+	}
+	if err := c.checkFamily(family); err != nil {
+		return nil, err
 	}
 	t, err := c.lookup(family, name)
 	if err != nil {
@@ -158,25 +161,25 @@ func Discover(catalog, family, name Value) ([]Description, error) {
 	if err := checkCatalog(catalog); err != nil {
 		return nil, err
 	}
-	if !isLabelValue(family) {
+	if !isLabelValue(&family) {
 		return nil, labelError("family", "family", family)
 	}
-	if name.kind != Absent && !isLabelValue(name) {
+	if name.kind != Absent && !isLabelValue(&name) {
 		return nil, labelError("name", "tool name", name)
 	}
 	fam := family.text
 	known := fam == all
-	for _, tool := range catalog.items {
-		f, _ := tool.Lookup("family")
-		known = known || f.text == fam
+	for i := range catalog.members {
+		t, _ := splitTool(&catalog.members[i].val)
+		known = known || t.family.text == fam
 	}
 	if !known {
 		return nil, errorf(UnknownFamily, "family", "no tool has family %q", fam)
 	}
 	out := []Description{}
-	for _, tool := range catalog.items {
-		if toolMatches(tool, fam, name) {
-			out = append(out, describe(tool))
+	for i := range catalog.members {
+		if toolMatches(&catalog.members[i].val, fam, name) {
+			out = append(out, describe(&catalog.members[i].val))
 		}
 	}
 	if name.kind != Absent && len(out) == 0 {
@@ -187,11 +190,9 @@ func Discover(catalog, family, name Value) ([]Description, error) {
 
 // toolMatches reports whether a valid tool definition is enabled, in family
 // (any for "all") and, if name is given, has that exact name.
-func toolMatches(tool Value, family string, name Value) bool {
-	enabled, _ := tool.Lookup("enabled")
-	f, _ := tool.Lookup("family")
-	n, _ := tool.Lookup("name")
-	return enabled.b && (family == all || f.text == family) && (name.kind == Absent || n.text == name.text)
+func toolMatches(tool *Value, family string, name Value) bool {
+	t, _ := splitTool(tool)
+	return t.enabled.b && (family == all || t.family.text == family) && (name.kind == Absent || t.name.text == name.text)
 }
 
 // ValidateArguments is the function-level form of argument validation: it
@@ -202,12 +203,12 @@ func ValidateArguments(catalog, name, arguments Value) (*Validation, error) {
 	if err := checkCatalog(catalog); err != nil {
 		return nil, err
 	}
-	if !isLabelValue(name) {
+	if !isLabelValue(&name) {
 		return nil, labelError("name", "tool name", name)
 	}
-	for _, tool := range catalog.items {
-		if toolMatches(tool, all, name) {
-			d := describe(tool)
+	for i := range catalog.members {
+		if toolMatches(&catalog.members[i].val, all, name) {
+			d := describe(&catalog.members[i].val)
 			if err := newShape(&d.InputSchema).check(arguments); err != nil {
 				return nil, err
 			}

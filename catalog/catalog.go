@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -98,32 +99,28 @@ func (v Validation) MarshalJSON() ([]byte, error) {
 
 // clone returns a copy of d that shares no memory with it.
 func (d Description) clone() Description {
-	d.InputSchema.Properties = append([]Property(nil), d.InputSchema.Properties...)
-	d.InputSchema.Required = append([]string(nil), d.InputSchema.Required...)
+	d.InputSchema.Properties = slices.Clone(d.InputSchema.Properties)
+	d.InputSchema.Required = slices.Clone(d.InputSchema.Required)
 	return d
 }
 
 // describe builds the description of a tool definition that checkTool
 // accepted.
-func describe(tool Value) Description {
-	name, _ := tool.Lookup("name")
-	family, _ := tool.Lookup("family")
-	effect, _ := tool.Lookup("effect")
-	fields, _ := tool.Lookup("fields")
-	d := Description{Name: name.text, Family: family.text, Effect: effect.text}
-	d.InputSchema.Properties = make([]Property, 0, len(fields.members))
+func describe(tool *Value) Description {
+	t, _ := splitTool(tool)
+	fields := t.fields.members
+	d := Description{Name: t.name.text, Family: t.family.text, Effect: t.effect.text}
+	d.InputSchema.Properties = make([]Property, 0, len(fields))
 	d.InputSchema.Required = []string{}
-	for _, f := range fields.members {
-		typ, _ := f.val.Lookup("type")
-		required, _ := f.val.Lookup("required")
-		maxLength, _ := f.val.Lookup("max_length")
-		p := Property{Name: f.key, Type: typ.text}
+	for i := range fields {
+		sp, _ := splitSpec(&fields[i].val)
+		p := Property{Name: fields[i].key, Type: sp.typ.text}
 		if p.Type == "string" {
-			p.MaxLength, _ = maxLengthOf(maxLength)
+			p.MaxLength, _ = maxLengthOf(*sp.maxLength)
 		}
 		d.InputSchema.Properties = append(d.InputSchema.Properties, p)
-		if required.b {
-			d.InputSchema.Required = append(d.InputSchema.Required, f.key)
+		if sp.required.b {
+			d.InputSchema.Required = append(d.InputSchema.Required, p.Name)
 		}
 	}
 	return d
@@ -157,11 +154,17 @@ func (sh *shape) check(args Value) error {
 	}
 	var index [MaxFields]uint8
 	var present uint32
+	props := sh.schema.Properties
+	next := 0 // arguments usually come in field order: try the next property first
 	for i, m := range args.members {
-		j, ok := sh.index[m.key]
-		if !ok {
-			return unknownKey(sh.schema, m.key)
+		j := next
+		if j >= len(props) || props[j].Name != m.key {
+			var ok bool
+			if j, ok = sh.index[m.key]; !ok {
+				return unknownKey(sh.schema, m.key)
+			}
 		}
+		next = j + 1
 		// Keys are unique and known, so there are at most MaxFields of them.
 		index[i] = uint8(j)
 		present |= 1 << j

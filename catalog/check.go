@@ -33,32 +33,72 @@ func IsLabel(s string) bool {
 	return true
 }
 
-// toolKeys and specKeys are the exact key sets; a key's bit is 1<<index.
-var (
-	toolKeys = [toolKeyCount]string{"name", "family", "effect", "enabled", "fields"}
-	specKeys = [fieldSpecKeyCount]string{"type", "required", "max_length"}
-)
+// toolParts is a tool definition split into its five values.
+type toolParts struct {
+	name, family, effect, enabled, fields *Value
+}
 
-// hasExactKeys reports whether the object v has exactly the given keys.
-func hasExactKeys(v Value, keys []string) bool {
-	if v.kind != Object || len(v.members) != len(keys) {
-		return false
+// splitTool splits a tool definition and reports whether it is an object with
+// exactly the five keys.
+func splitTool(v *Value) (t toolParts, ok bool) {
+	if v.kind != Object || len(v.members) != toolKeyCount {
+		return t, false
 	}
-	var seen uint8
-	for _, m := range v.members {
-		found := false
-		for i, k := range keys {
-			if m.key == k && seen&(1<<i) == 0 {
-				seen |= 1 << i
-				found = true
-				break
-			}
+	for i := range v.members {
+		m := &v.members[i]
+		var slot **Value
+		switch m.key {
+		case "name":
+			slot = &t.name
+		case "family":
+			slot = &t.family
+		case "effect":
+			slot = &t.effect
+		case "enabled":
+			slot = &t.enabled
+		case "fields":
+			slot = &t.fields
+		default:
+			return t, false
 		}
-		if !found {
-			return false
+		if *slot != nil {
+			return t, false // a repeated key: not exactly the five
 		}
+		*slot = &m.val
 	}
-	return true
+	return t, true
+}
+
+// specParts is a field spec split into its three values.
+type specParts struct {
+	typ, required, maxLength *Value
+}
+
+// splitSpec splits a field spec and reports whether it is an object with
+// exactly the three keys.
+func splitSpec(v *Value) (s specParts, ok bool) {
+	if v.kind != Object || len(v.members) != fieldSpecKeyCount {
+		return s, false
+	}
+	for i := range v.members {
+		m := &v.members[i]
+		var slot **Value
+		switch m.key {
+		case "type":
+			slot = &s.typ
+		case "required":
+			slot = &s.required
+		case "max_length":
+			slot = &s.maxLength
+		default:
+			return s, false
+		}
+		if *slot != nil {
+			return s, false
+		}
+		*slot = &m.val
+	}
+	return s, true
 }
 
 // checkCatalog validates a whole catalog in the contract's order; the first
@@ -67,12 +107,12 @@ func checkCatalog(cat Value) error {
 	if cat.kind != Array {
 		return errorf(InvalidCatalog, "$", "catalog is a JSON %s, want an array of tool definitions", cat.kind)
 	}
-	if len(cat.items) > MaxTools {
-		return errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", len(cat.items), MaxTools)
+	if len(cat.members) > MaxTools {
+		return errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", len(cat.members), MaxTools)
 	}
-	names := make(map[string]struct{}, len(cat.items))
-	for i, tool := range cat.items {
-		if err := checkTool(i, tool, names); err != nil {
+	names := make(map[string]struct{}, len(cat.members))
+	for i := range cat.members {
+		if err := checkTool(i, &cat.members[i].val, names); err != nil {
 			return err
 		}
 	}
@@ -81,33 +121,41 @@ func checkCatalog(cat Value) error {
 
 func toolPath(i int) string { return "$[" + strconv.Itoa(i) + "]" }
 
-func checkTool(i int, tool Value, names map[string]struct{}) error {
-	if !hasExactKeys(tool, toolKeys[:]) {
+// fieldPath is the path of field key of tool i, plus an optional suffix. It
+// is built only for an error, never on the valid path.
+func fieldPath(i int, key, suffix string) string {
+	var b strings.Builder
+	b.WriteString(toolPath(i))
+	b.WriteString(".fields")
+	writePathElem(&b, pathElem{key: key, index: -1})
+	b.WriteString(suffix)
+	return b.String()
+}
+
+func checkTool(i int, tool *Value, names map[string]struct{}) error {
+	t, ok := splitTool(tool)
+	if !ok {
 		if tool.kind != Object {
 			return errorf(InvalidFields, toolPath(i), "tool definition is a JSON %s, want an object", tool.kind)
 		}
-		return errorf(InvalidFields, toolPath(i), "tool definition has keys %s, want exactly %s", keyList(tool), strings.Join(toolKeys[:], ", "))
+		return errorf(InvalidFields, toolPath(i), "tool definition has keys %s, want exactly name, family, effect, enabled, fields", keyList(*tool))
 	}
-	name, _ := tool.Lookup("name")
-	family, _ := tool.Lookup("family")
-	effect, _ := tool.Lookup("effect")
-	enabled, _ := tool.Lookup("enabled")
-	fields, _ := tool.Lookup("fields")
+	name, family, effect, enabled, fields := t.name, t.family, t.effect, t.enabled, t.fields
 	if !isLabelValue(name) {
-		return labelError(toolPath(i)+".name", "tool name", name)
+		return labelError(toolPath(i)+".name", "tool name", *name)
 	}
 	if !isLabelValue(family) {
-		return labelError(toolPath(i)+".family", "family", family)
+		return labelError(toolPath(i)+".family", "family", *family)
 	}
 	if _, dup := names[name.text]; dup {
 		return errorf(DuplicateTool, toolPath(i)+".name", "tool name %q is already used by an earlier tool", name.text)
 	}
 	names[name.text] = struct{}{}
 	if effect.kind != String || effect.text != "read" && effect.text != "change" {
-		return errorf(InvalidMetadata, toolPath(i)+".effect", "effect is %s, want \"read\" or \"change\"", brief(effect))
+		return errorf(InvalidMetadata, toolPath(i)+".effect", "effect is %s, want \"read\" or \"change\"", brief(*effect))
 	}
 	if enabled.kind != Bool {
-		return errorf(InvalidMetadata, toolPath(i)+".enabled", "enabled is %s, want true or false", brief(enabled))
+		return errorf(InvalidMetadata, toolPath(i)+".enabled", "enabled is %s, want true or false", brief(*enabled))
 	}
 	if fields.kind != Object {
 		return errorf(InvalidFields, toolPath(i)+".fields", "fields is a JSON %s, want an object", fields.kind)
@@ -115,60 +163,58 @@ func checkTool(i int, tool Value, names map[string]struct{}) error {
 	if len(fields.members) > MaxFields {
 		return errorf(InvalidFields, toolPath(i)+".fields", "tool has %d fields, over the limit of %d", len(fields.members), MaxFields)
 	}
-	for _, f := range fields.members {
-		if err := checkField(toolPath(i)+".fields", f); err != nil {
+	for j := range fields.members {
+		if err := checkField(i, &fields.members[j]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func checkField(prefix string, f member) error {
-	path := func() string {
-		var b strings.Builder
-		b.WriteString(prefix)
-		writePathElem(&b, pathElem{key: f.key, index: -1})
-		return b.String()
-	}
+func checkField(i int, f *member) error {
 	if !IsLabel(f.key) {
-		return errorf(InvalidLabel, path(), "field name %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", f.key)
+		return errorf(InvalidLabel, fieldPath(i, f.key, ""), "field name %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", f.key)
 	}
-	spec := f.val
-	if !hasExactKeys(spec, specKeys[:]) {
+	spec := &f.val
+	sp, ok := splitSpec(spec)
+	if !ok {
 		if spec.kind != Object {
-			return errorf(InvalidFields, path(), "field spec is a JSON %s, want an object", spec.kind)
+			return errorf(InvalidFields, fieldPath(i, f.key, ""), "field spec is a JSON %s, want an object", spec.kind)
 		}
-		return errorf(InvalidFields, path(), "field spec has keys %s, want exactly type, required, max_length", keyList(spec))
+		return errorf(InvalidFields, fieldPath(i, f.key, ""), "field spec has keys %s, want exactly type, required, max_length", keyList(*spec))
 	}
-	typ, _ := spec.Lookup("type")
-	required, _ := spec.Lookup("required")
-	maxLength, _ := spec.Lookup("max_length")
+	typ, required, maxLength := sp.typ, sp.required, sp.maxLength
 	if typ.kind != String || typ.text != "string" && typ.text != "integer" && typ.text != "boolean" {
-		return errorf(InvalidSpec, path()+".type", "type is %s, want \"string\", \"integer\" or \"boolean\"", brief(typ))
+		return errorf(InvalidSpec, fieldPath(i, f.key, ".type"), "type is %s, want \"string\", \"integer\" or \"boolean\"", brief(*typ))
 	}
 	if required.kind != Bool {
-		return errorf(InvalidSpec, path()+".required", "required is %s, want true or false", brief(required))
+		return errorf(InvalidSpec, fieldPath(i, f.key, ".required"), "required is %s, want true or false", brief(*required))
 	}
-	if _, ok := maxLengthOf(maxLength); !ok {
-		return errorf(InvalidSpec, path()+".max_length", "max_length is %s, want an integer from %d to %d", brief(maxLength), MinMaxLength, MaxMaxLength)
+	if _, ok := maxLengthOf(*maxLength); !ok {
+		return errorf(InvalidSpec, fieldPath(i, f.key, ".max_length"), "max_length is %s, want an integer from %d to %d", brief(*maxLength), MinMaxLength, MaxMaxLength)
 	}
 	return nil
 }
 
 // maxLengthOf returns the value of a max_length and reports whether it is a
-// JSON integer literal from MinMaxLength to MaxMaxLength.
+// JSON integer literal from MinMaxLength to MaxMaxLength. Such a literal is
+// 1 to 5 digits with no sign, fraction or exponent ("-0" is the integer 0).
 func maxLengthOf(v Value) (int, bool) {
-	if !v.isInteger() || len(v.text) > 6 { // "-20000" is the longest literal worth parsing
+	if v.kind != Number || len(v.text) > 5 {
 		return 0, false
 	}
-	n, err := strconv.Atoi(v.text)
-	if err != nil || n < MinMaxLength || n > MaxMaxLength {
-		return 0, false
+	n := 0
+	for i := 0; i < len(v.text); i++ {
+		c := v.text[i]
+		if c < '0' || c > '9' {
+			return 0, false // a sign, a fraction or an exponent
+		}
+		n = n*10 + int(c-'0')
 	}
-	return n, true
+	return n, MinMaxLength <= n && n <= MaxMaxLength
 }
 
-func isLabelValue(v Value) bool { return v.kind == String && IsLabel(v.text) }
+func isLabelValue(v *Value) bool { return v.kind == String && IsLabel(v.text) }
 
 func labelError(path, what string, v Value) error {
 	if v.kind == Absent {

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,7 +30,7 @@ func ParseJSON(data []byte) (Value, error) {
 		return Value{}, jsonError(data, MaxInputBytes, "$", "input is %d bytes, over the limit of %d", len(data), MaxInputBytes)
 	}
 	p := &parser{data: data}
-	if strings.HasPrefix(string(data), "\xef\xbb\xbf") {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return Value{}, p.fail(0, "input starts with a byte order mark; remove it")
 	}
 	p.skipSpace()
@@ -165,7 +166,7 @@ func describeByte(data []byte, off int) string {
 }
 
 func (p *parser) literal(word string, v Value) (Value, error) {
-	if !strings.HasPrefix(string(p.data[p.pos:]), word) {
+	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
 		return Value{}, p.fail(p.pos, "invalid literal, want %q", word)
 	}
 	p.pos += len(word)
@@ -185,19 +186,19 @@ func (p *parser) array() (Value, error) {
 	}
 	p.pos++ // '['
 	p.skipSpace()
-	v := Value{kind: Array, items: []Value{}}
+	v := Value{kind: Array, members: []member{}}
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		return v, nil
 	}
 	for {
-		p.path = append(p.path, pathElem{index: len(v.items)})
+		p.path = append(p.path, pathElem{index: len(v.members)})
 		item, err := p.value()
 		if err != nil {
 			return Value{}, err
 		}
 		p.path = p.path[:len(p.path)-1]
-		v.items = append(v.items, item)
+		v.members = append(v.members, member{val: item})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return Value{}, p.fail(p.pos, "unexpected end of input in an array, want ',' or ']'")
@@ -296,7 +297,7 @@ func (p *parser) string() (string, error) {
 		c := p.data[i]
 		switch {
 		case c == '"':
-			s := string(p.data[p.pos:i])
+			s := intern(p.data[p.pos:i])
 			p.pos = i + 1
 			return s, nil
 		case c == '\\':
@@ -447,4 +448,27 @@ func (p *parser) number() (Value, error) {
 	}
 	p.pos = i
 	return Value{kind: Number, text: string(p.data[start:i])}, nil
+}
+
+// common are the strings every catalog repeats. Parsed strings equal to one of
+// them share its memory, which saves an allocation each and lets comparisons
+// with the contract's keys succeed on the pointer.
+var common = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{
+		"name", "family", "effect", "enabled", "fields", "type", "required", "max_length",
+		"read", "change", "string", "integer", "boolean",
+	} {
+		m[s] = s
+	}
+	return m
+}()
+
+func intern(b []byte) string {
+	if len(b) >= 4 && len(b) <= 10 {
+		if s, ok := common[string(b)]; ok { // no allocation: the compiler looks up without converting
+			return s
+		}
+	}
+	return string(b)
 }

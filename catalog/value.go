@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -40,8 +39,7 @@ type Value struct {
 	kind    Kind
 	b       bool
 	text    string   // String: the content; Number: the literal
-	items   []Value  // Array
-	members []member // Object, in document order, keys unique
+	members []member // Object: members in document order, keys unique; Array: elements, keys empty
 }
 
 type member struct {
@@ -75,10 +73,7 @@ func (v Value) NumberLiteral() (lit string, ok bool) {
 // Len returns the number of elements of an Array or members of an Object,
 // and 0 for every other kind.
 func (v Value) Len() int {
-	switch v.kind {
-	case Array:
-		return len(v.items)
-	case Object:
+	if v.kind == Array || v.kind == Object {
 		return len(v.members)
 	}
 	return 0
@@ -87,15 +82,20 @@ func (v Value) Len() int {
 // Index returns element i of an Array, or member i's value of an Object. It
 // panics if i is out of range, like a slice index.
 func (v Value) Index(i int) Value {
-	if v.kind == Object {
-		return v.members[i].val
+	if v.kind != Array && v.kind != Object {
+		panic("catalog: Index of a JSON " + v.kind.String())
 	}
-	return v.items[i]
+	return v.members[i].val
 }
 
 // Key returns the key of member i of an Object. It panics if i is out of
 // range.
-func (v Value) Key(i int) string { return v.members[i].key }
+func (v Value) Key(i int) string {
+	if v.kind != Object {
+		panic("catalog: Key of a JSON " + v.kind.String())
+	}
+	return v.members[i].key
+}
 
 // Lookup returns the value of the member of an Object with the given key, and
 // reports whether there is one.
@@ -111,7 +111,15 @@ func (v Value) Lookup(key string) (Value, bool) {
 // isInteger reports whether v is a Number written with no fraction and no
 // exponent: the contract's integers.
 func (v Value) isInteger() bool {
-	return v.kind == Number && !strings.ContainsAny(v.text, ".eE")
+	if v.kind != Number {
+		return false
+	}
+	for i := 0; i < len(v.text); i++ {
+		if c := v.text[i]; c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
 }
 
 // MarshalJSON returns the compact JSON text of v: members in order, numbers
@@ -132,11 +140,11 @@ func (v Value) appendJSON(b []byte) []byte {
 		return appendString(b, v.text)
 	case Array:
 		b = append(b, '[')
-		for i, it := range v.items {
+		for i := range v.members {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = it.appendJSON(b)
+			b = v.members[i].val.appendJSON(b)
 		}
 		return append(b, ']')
 	case Object:

@@ -2,6 +2,8 @@ package records
 
 import (
 	"errors"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/catalogkit/catalogkit/catalog"
@@ -112,5 +114,33 @@ func TestCanonicalRejectsBadJSON(t *testing.T) {
 func TestEncodeAbsent(t *testing.T) {
 	if b, err := Encode(catalog.Value{}); err == nil {
 		t.Errorf("Encode(Absent) = %q, want an error", b)
+	}
+}
+
+// TestFormatExample checks the worked example of FORMAT.md: the canonical
+// form of its input block is its output block, line for line.
+func TestFormatExample(t *testing.T) {
+	doc, err := os.ReadFile("FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := func(marker string) string {
+		_, rest, ok := strings.Cut(string(doc), "<!-- "+marker+" -->\n```json\n")
+		if !ok {
+			t.Fatalf("FORMAT.md has no %q block", marker)
+		}
+		body, _, ok := strings.Cut(rest, "\n```\n")
+		if !ok {
+			t.Fatalf("FORMAT.md: the %q block does not end", marker)
+		}
+		return body
+	}
+	in, want := block("example-input"), block("example-output")+"\n"
+	got, err := Canonical([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("FORMAT.md's worked example is wrong (-doc +Canonical):\n%s", lineDiff([]byte(want), got))
 	}
 }

@@ -15,6 +15,8 @@
 //  5. 05-unknown-key-rejected.json: arguments with an unknown key are
 //     rejected.
 //
+// The records are defined as data in definitions.json (an id, a title, a
+// call and the kind of outcome each is meant to show), which ports read too.
 // [Generate] makes them by really calling the catalog package, never from
 // expected output written by hand, and does no I/O: it takes the catalog's
 // bytes and its path, and returns a [Set] of [Record]s and the [File]s that

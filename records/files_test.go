@@ -272,3 +272,64 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteUnwritableFolder: a folder the user cannot write to fails the
+// write, naming the file, and leaves the folder as it was.
+func TestWriteUnwritableFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root, which may write to any folder: TestWriteFailureLeavesOldFiles covers a failing write instead")
+	}
+	set := generate(t)
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, set.Files[0].Name), []byte("old\n"), 0o644))
+	must(t, os.Chmod(dir, 0o555))
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	before := snapshot(t, dir)
+	err := set.Write(dir)
+	if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), set.Files[0].Name) {
+		t.Errorf("Write(read-only folder) = %v, want a permission error naming %s", err, set.Files[0].Name)
+	}
+	if after := snapshot(t, dir); !maps.Equal(before, after) {
+		t.Errorf("the folder changed: %v", after)
+	}
+}
+
+// TestGeneratedFileBesideRecords: a file made by one of the generators (a
+// page showing the records, say) is written, owned and checked like a record
+// file.
+func TestGeneratedFileBesideRecords(t *testing.T) {
+	saved := generators
+	t.Cleanup(func() { generators = saved })
+	generators = nil // the stand-in page instead of the real one (page.go)
+	generators = append(generators, func(rs []Record) (File, error) {
+		var b strings.Builder
+		for _, r := range rs {
+			b.WriteString(r.Title + "\n")
+		}
+		return File{Name: "index.html", Data: []byte(b.String())}, nil
+	})
+	set := generate(t)
+	if len(set.Files) != len(set.Records)+1 || !set.Owns("index.html") {
+		t.Fatalf("set has %d files for %d records, Owns(index.html) = %v; want the page too", len(set.Files), len(set.Records), set.Owns("index.html"))
+	}
+	if !slices.IsSortedFunc(set.Files, func(a, b File) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Error("Files are not sorted by name")
+	}
+	dir := t.TempDir()
+	must(t, set.Write(dir))
+	if problems, err := set.Check(dir); err != nil || len(problems) != 0 {
+		t.Fatalf("Check after Write = %v, %v", problems, err)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte("edited\n"), 0o644))
+	problems, err := set.Check(dir)
+	if err != nil || len(problems) != 1 || problems[0].Name != "index.html" || problems[0].Kind != Stale {
+		t.Errorf("Check after editing the page = %v, %v; want index.html stale", problems, err)
+	}
+
+	generators = append(generators, func([]Record) (File, error) { return File{}, errors.New("page template broken") })
+	data, err := os.ReadFile(catalogFile)
+	must(t, err)
+	if _, err := Generate(data, DefaultCatalogPath); err == nil || !strings.Contains(err.Error(), "page template broken") {
+		t.Errorf("Generate with a failing generator = %v, want its error", err)
+	}
+}

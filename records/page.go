@@ -43,6 +43,8 @@ var (
 	pageI18NJSON []byte
 )
 
+func init() { generators = append(generators, makePage) }
+
 // grantKeys are the keys of a validate_arguments result that say what a
 // valid shape does and does not mean; the page shows them prominently, each
 // with its value from the record and an explanation.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -210,4 +211,56 @@ func randomJSON(rng *rand.Rand, depth int) []byte {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
+}
+
+// pythonPort is the Python port of the catalog contract, from this folder.
+var pythonPort = filepath.Join("..", "conformance", "ports", "python")
+
+// TestPythonPortRegeneratesRecords is the cross-language byte check:
+// testdata/regenerate.py, written from FORMAT.md alone, makes the five calls
+// with the Python port's own implementation of the contract and serializes
+// the records with Python's json module; every file must equal the Go
+// generation byte for byte.
+func TestPythonPortRegeneratesRecords(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(pythonPort, "catalogkit.py")); err != nil {
+		msg := fmt.Sprintf("the Python port is not in this tree (%v): the cross-language byte check of the records did NOT run", err)
+		fmt.Fprintf(os.Stderr, "WARNING: %s: %s\n", t.Name(), msg)
+		t.Skip(msg)
+	}
+	py := python(t)
+	set := generate(t)
+	out := t.TempDir()
+	cmd := exec.Command(py, "-I", filepath.Join("testdata", "regenerate.py"), "..", pythonPort, out)
+	cmd.Env = append(os.Environ(), "PYTHONUTF8=1", "PYTHONDONTWRITEBYTECODE=1")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("python3 testdata/regenerate.py: %v\n%s", err, b)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	var want []string
+	var recordFiles []File // not the page: the port makes the records only
+	for _, f := range set.Files {
+		if recordFileName.MatchString(f.Name) {
+			want = append(want, f.Name)
+			recordFiles = append(recordFiles, f)
+		}
+	}
+	if !slices.Equal(names, want) {
+		t.Fatalf("Python wrote %v, want %v", names, want)
+	}
+	for _, f := range recordFiles {
+		got, err := os.ReadFile(filepath.Join(out, f.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, f.Data) {
+			t.Errorf("%s: the Python port's record differs from Go's (-go +python):\n%s", f.Name, lineDiff(f.Data, got))
+		}
+	}
 }

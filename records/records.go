@@ -3,11 +3,14 @@ package records
 import (
 	"bytes"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/catalogkit/catalogkit/catalog"
@@ -132,51 +135,103 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 	return nil, errors.New("an outcome needs exactly one of a result and an error code")
 }
 
+// definitions holds the definitions of the records, in order: for each, its
+// id, title, call (without the catalog) and the kind of outcome it is meant to
+// show. It is data, not code, so that a port in another language reads the
+// same definitions to regenerate the records (see FORMAT.md).
+//
+//go:embed definitions.json
+var definitions []byte
+
 // A spec is the definition of one record: the call to make, and what kind of
 // outcome the record is meant to show, so that a change to the synthetic
 // catalog that turns a record into something else fails loudly instead of
 // quietly changing what the record demonstrates.
 type spec struct {
-	id    string
-	title string
+	id, title string
 	// call is the call as the protocol's JSON object, without the catalog.
-	call string
+	call catalog.Value
 	// want is the code the call is meant to fail with, or "" if it is meant
 	// to succeed.
 	want catalog.Code
 }
 
-// specs are the five records, in order: their numbers are their positions.
-// Ids never change; a new record gets a new number and id.
-var specs = []spec{
-	{
-		id:    "family-listing",
-		title: "Listing the reading family: its enabled tools only, including tab.select, whose effect is change",
-		call:  `{"op": "discover", "family": "reading"}`,
-	},
-	{
-		id:    "single-tool",
-		title: "One tool by exact name: page.find in the reading family, with its input schema",
-		call:  `{"op": "discover", "family": "reading", "name": "page.find"}`,
-	},
-	{
-		id:    "shape-valid-input",
-		title: "Arguments of a valid shape: shape_valid is true, and authorized and executed stay false",
-		call: `{"op": "validate_arguments", "name": "form.fill", "arguments": {` +
-			`"selector": "form#search > input[name=q]", "text": "서울 날씨 & <b>weather</b> 🌤", "submit": true}}`,
-	},
-	{
-		id:    "disabled-tool-rejected",
-		title: "A disabled tool asked for by exact name is rejected, with no fallback to another tool",
-		call:  `{"op": "discover", "family": "reading", "name": "page.screenshot"}`,
-		want:  catalog.ToolNotAvailableInFamily,
-	},
-	{
-		id:    "unknown-key-rejected",
-		title: "Arguments with a key the input schema lacks are rejected",
-		call:  `{"op": "validate_arguments", "name": "page.read", "arguments": {"tab_id": 3, "zoom": 2}}`,
-		want:  catalog.InvalidArgumentKeys,
-	},
+var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// parseDefinitions reads and checks record definitions: a JSON array of at
+// most 99 objects with exactly the keys "id" (unique, lowercase letters,
+// digits and dashes), "title" (one line), "call" (an object with "op" and
+// exactly that op's inputs) and "expect" ("result" or an error code).
+func parseDefinitions(data []byte) ([]spec, error) {
+	defs, err := catalog.ParseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if defs.Kind() != catalog.Array || defs.Len() == 0 || defs.Len() > 99 {
+		return nil, errors.New("definitions are not an array of 1 to 99 record definitions")
+	}
+	var specs []spec
+	seen := map[string]bool{}
+	for i := range defs.Len() {
+		d := defs.Index(i)
+		if !hasKeys(d, []string{"id", "title", "call", "expect"}, nil) {
+			return nil, fmt.Errorf("definition %d is not an object with exactly the keys id, title, call and expect", i+1)
+		}
+		s := spec{}
+		s.id, _ = str(d, "id")
+		s.title, _ = str(d, "title")
+		s.call, _ = d.Lookup("call")
+		expect, _ := str(d, "expect")
+		if !idPattern.MatchString(s.id) || seen[s.id] {
+			return nil, fmt.Errorf("definition %d: id %q is not a new id of lowercase letters, digits and dashes", i+1, s.id)
+		}
+		seen[s.id] = true
+		if s.title == "" || strings.ContainsAny(s.title, "\r\n") {
+			return nil, fmt.Errorf("definition %q: title %q is not one non-empty line", s.id, s.title)
+		}
+		op, _ := str(s.call, "op")
+		switch {
+		case op == OpDiscover && hasKeys(s.call, []string{"op", "family"}, []string{"name"}):
+		case op == OpValidateArguments && hasKeys(s.call, []string{"op", "arguments"}, []string{"name"}):
+		default:
+			return nil, fmt.Errorf("definition %q: call is not a discover call (op, family, name?) or a validate_arguments call (op, name?, arguments)", s.id)
+		}
+		if expect != "result" {
+			s.want = catalog.Code(expect)
+			if !slices.Contains(catalog.Codes, s.want) {
+				return nil, fmt.Errorf("definition %q: expect %q is not \"result\" or an error code", s.id, expect)
+			}
+		}
+		specs = append(specs, s)
+	}
+	return specs, nil
+}
+
+// hasKeys reports whether v is an object with every key of required, and no
+// key outside required and optional.
+func hasKeys(v catalog.Value, required, optional []string) bool {
+	if v.Kind() != catalog.Object {
+		return false
+	}
+	n := 0
+	for _, k := range required {
+		if _, ok := v.Lookup(k); !ok {
+			return false
+		}
+		n++
+	}
+	for _, k := range optional {
+		if _, ok := v.Lookup(k); ok {
+			n++
+		}
+	}
+	return v.Len() == n
+}
+
+// str returns the string member key of an object.
+func str(v catalog.Value, key string) (string, bool) {
+	m, _ := v.Lookup(key)
+	return m.Str()
 }
 
 // Generate makes the records by calling the catalog package on a catalog,
@@ -191,6 +246,14 @@ var specs = []spec{
 // outcome is not the kind its record is meant to show (a success, or a
 // particular error code): the catalog no longer fits the records.
 func Generate(catalogJSON []byte, catalogPath string) (*Set, error) {
+	return generateFrom(definitions, catalogJSON, catalogPath)
+}
+
+func generateFrom(definitions, catalogJSON []byte, catalogPath string) (*Set, error) {
+	specs, err := parseDefinitions(definitions)
+	if err != nil {
+		return nil, fmt.Errorf("bad record definitions: %v", err) // %v: not a catalog error
+	}
 	if err := checkCatalogPath(catalogPath); err != nil {
 		return nil, err
 	}
@@ -206,11 +269,12 @@ func Generate(catalogJSON []byte, catalogPath string) (*Set, error) {
 
 	set := &Set{}
 	for i, s := range specs {
+		file := fmt.Sprintf("%02d-%s.json", i+1, s.id)
 		r, err := s.run(cat, ref)
 		if err != nil {
-			return nil, fmt.Errorf("record %q: %w", s.id, err)
+			return nil, fmt.Errorf("record %s: %w", file, err)
 		}
-		r.File = fmt.Sprintf("%02d-%s.json", i+1, s.id)
+		r.File = file
 		set.Records = append(set.Records, r)
 	}
 	for _, r := range set.Records {
@@ -224,16 +288,22 @@ func Generate(catalogJSON []byte, catalogPath string) (*Set, error) {
 		}
 		set.Files = append(set.Files, File{Name: r.File, Data: data})
 	}
-	// Further generated files are added to set.Files here; Write and Check
-	// handle every file alike.
-	page, err := makePage(set.Records)
-	if err != nil {
-		return nil, fmt.Errorf("records page: %w", err)
+	for _, g := range generators {
+		f, err := g(set.Records)
+		if err != nil {
+			return nil, fmt.Errorf("failed to make a file beside the records: %w", err)
+		}
+		set.Files = append(set.Files, f)
 	}
-	set.Files = append(set.Files, page)
 	set.sortFiles()
 	return set, nil
 }
+
+// generators make the files that go beside the record files, from the
+// records (a page showing them, for one). Each must be deterministic: the
+// same records, the same bytes. [Set.Write] writes their files and
+// [Set.Check] compares them exactly like the record files.
+var generators []func(records []Record) (File, error)
 
 func checkCatalogPath(p string) error {
 	if p == "" || path.IsAbs(p) || strings.Contains(p, `\`) || path.Clean(p) != p || strings.HasPrefix(p, "../") || p == ".." {
@@ -245,18 +315,15 @@ func checkCatalogPath(p string) error {
 // run makes the spec's call on cat and returns its record, without a file
 // name.
 func (s spec) run(cat catalog.Value, ref CatalogRef) (Record, error) {
-	in, err := catalog.ParseJSON([]byte(s.call))
-	if err != nil {
-		return Record{}, fmt.Errorf("bad call definition: %w", err)
-	}
-	op, _ := in.Lookup("op")
-	family, _ := in.Lookup("family")
-	name, _ := in.Lookup("name")
-	args, _ := in.Lookup("arguments")
+	op, _ := s.call.Lookup("op")
+	family, _ := s.call.Lookup("family")
+	name, _ := s.call.Lookup("name")
+	args, _ := s.call.Lookup("arguments")
 	call := Call{Name: name, Catalog: ref}
 	call.Op, _ = op.Str()
 
 	var result any
+	var err error
 	switch call.Op {
 	case OpDiscover:
 		call.Family = family
@@ -265,7 +332,7 @@ func (s spec) run(cat catalog.Value, ref CatalogRef) (Record, error) {
 		call.Arguments = args
 		result, err = catalog.ValidateArguments(cat, name, args)
 	default:
-		return Record{}, fmt.Errorf("bad call definition: unknown op %q", call.Op)
+		return Record{}, fmt.Errorf("unknown op %q", call.Op)
 	}
 
 	var outcome Outcome
@@ -285,8 +352,8 @@ func (s spec) run(cat catalog.Value, ref CatalogRef) (Record, error) {
 		}
 	}
 	if outcome.Error != s.want {
-		return Record{}, fmt.Errorf("the call is meant to %s, but it %s; the catalog no longer fits this record",
-			describeOutcome(s.want, "succeed", "fail with "), describeOutcome(outcome.Error, "succeeded", "failed with "))
+		return Record{}, fmt.Errorf("its %s call is meant to %s, but it %s: catalog %q no longer fits this record",
+			call.Op, describeOutcome(s.want, "succeed", "fail with "), describeOutcome(outcome.Error, "succeeded", "failed with "), ref.Path)
 	}
 	return Record{ID: s.id, Title: s.title, Call: call, Outcome: outcome}, nil
 }

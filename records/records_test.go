@@ -302,7 +302,7 @@ func TestGenerateRejectsCatalogThatNoLongerFits(t *testing.T) {
 				t.Fatalf("the synthetic catalog no longer holds %q; update this test", tt.old)
 			}
 			_, err := Generate([]byte(changed), DefaultCatalogPath)
-			if err == nil || !strings.Contains(err.Error(), `record "`+tt.record+`"`) || !strings.Contains(err.Error(), "no longer fits") {
+			if err == nil || !strings.Contains(err.Error(), "-"+tt.record+".json") || !strings.Contains(err.Error(), "no longer fits") {
 				t.Errorf("Generate = %v, want an error naming record %q (%s)", err, tt.record, tt.reason)
 			}
 		})
@@ -345,6 +345,43 @@ func TestOutcomeMarshalJSON(t *testing.T) {
 			}
 			if err != nil || string(got) != tt.want {
 				t.Errorf("MarshalJSON = %s, %v; want %s (%s)", got, err, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestParseDefinitionsRejects(t *testing.T) {
+	const ok = `{"id": "a", "title": "t", "call": {"op": "discover", "family": "reading"}, "expect": "result"}`
+	if _, err := parseDefinitions([]byte("[" + ok + "]")); err != nil {
+		t.Fatalf("a good definition: %v", err)
+	}
+	tests := []struct {
+		name, defs string
+		reason     string
+	}{
+		{"not JSON", `[`, "definitions are JSON"},
+		{"empty", `[]`, "at least one record"},
+		{"not an array", ok, "an array of definitions"},
+		{"extra key", `[{"id": "a", "title": "t", "call": {"op": "discover", "family": "reading"}, "expect": "result", "x": 1}]`, "exactly four keys"},
+		{"duplicate id", "[" + ok + "," + ok + "]", "ids are unique"},
+		{"bad id", `[{"id": "A b", "title": "t", "call": {"op": "discover", "family": "reading"}, "expect": "result"}]`, "ids go into file names"},
+		{"two-line title", `[{"id": "a", "title": "t\nu", "call": {"op": "discover", "family": "reading"}, "expect": "result"}]`, "titles are one line"},
+		{"unknown op", `[{"id": "a", "title": "t", "call": {"op": "run", "family": "reading"}, "expect": "result"}]`, "two ops"},
+		{"discover with arguments", `[{"id": "a", "title": "t", "call": {"op": "discover", "family": "reading", "arguments": {}}, "expect": "result"}]`, "discover takes no arguments"},
+		{"validate without arguments", `[{"id": "a", "title": "t", "call": {"op": "validate_arguments", "name": "x"}, "expect": "result"}]`, "validate_arguments needs arguments"},
+		{"inline catalog", `[{"id": "a", "title": "t", "call": {"op": "discover", "family": "reading", "catalog": []}, "expect": "result"}]`, "the catalog is the generator's input, never a definition's"},
+		{"unknown code", `[{"id": "a", "title": "t", "call": {"op": "discover", "family": "reading"}, "expect": "NOPE"}]`, "result or a stable code"},
+	}
+	data, err := os.ReadFile(catalogFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := generateFrom([]byte(tt.defs), data, DefaultCatalogPath)
+			var ce *catalog.Error
+			if err == nil || !strings.HasPrefix(err.Error(), "bad record definitions: ") || errors.As(err, &ce) {
+				t.Errorf("generateFrom(%s) = %v, want a definitions error that is not a catalog error (%s)", tt.defs, err, tt.reason)
 			}
 		})
 	}

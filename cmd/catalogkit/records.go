@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,7 @@ func runRecords(c *cli, args []string) int {
 		if errors.As(err, &ce) {
 			return c.contractError(ce, fmt.Sprintf("catalog %q", *catalogFile))
 		}
-		return c.errorf("", "%v", err)
+		return c.errorf("the records are made from the synthetic catalog: a change to it must keep what each record shows", "%v", err)
 	}
 
 	if *check {
@@ -58,8 +59,13 @@ func runRecords(c *cli, args []string) int {
 
 	if err := set.Write(*out); err != nil {
 		hint := ""
-		if !flagSet(fs, "out") {
+		switch {
+		case !flagSet(fs, "out"):
 			hint = "run 'catalogkit records' from the repository root, or give --out"
+		case errors.Is(err, iofs.ErrNotExist):
+			hint = "create the output folder first: 'catalogkit records' writes only inside an existing folder"
+		case errors.Is(err, iofs.ErrPermission):
+			hint = "you need write permission on the output folder; the old files are untouched"
 		}
 		return c.errorf(hint, "%v", err)
 	}
