@@ -938,3 +938,25 @@ func TestOpensFromAnotherFolder(t *testing.T) {
 		t.Errorf("the link opened\n%s\nwant the record file\n%s", text, file)
 	}
 }
+
+// TestPrintShowsEveryRecord: printed, the page shows every record in order,
+// as without JavaScript, and not the tab list.
+func TestPrintShowsEveryRecord(t *testing.T) {
+	recs := readRecords(t)
+	tb := newTab(t)
+	tb.viewport(desktopWidth)
+	tb.open("#record="+recs[1].Stem, true)
+	if _, err := chromedp.Call(tb.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+		t.Fatal(err)
+	}
+	s := tb.state()
+	if s.TablistVisible {
+		t.Error("printed: the tab list is shown")
+	}
+	for i, sec := range s.Sections {
+		if !sec.Visible {
+			t.Errorf("printed: %s is not shown", sec.Stem)
+		}
+		checkShows(t, "printed", sec, recs[i])
+	}
+}
