@@ -26,6 +26,8 @@ var commands = []command{
 	{"discover", "list tool descriptions of a family, or one tool by name", runDiscover},
 	{"validate", "check a call's arguments against a tool's input schema", runValidate},
 	{"records", "write the five example records, or --check them against a fresh run", runRecords},
+	{"conform", "run the conformance cases against the Go implementation or a port", runConform},
+	{"port", "answer the conformance protocol on stdin/stdout with the Go implementation", runPort},
 }
 
 func main() { os.Exit(Main()) }

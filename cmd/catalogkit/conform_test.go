@@ -1,0 +1,134 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catalogkit/catalogkit/conformance"
+)
+
+// TestMain lets the test binary stand in for catalogkit: run with
+// CATALOGKIT_TEST_AS_MAIN=1 it is catalogkit, so transcripts can start
+// "${CATALOGKIT} port" as a real child process without building anything.
+func TestMain(m *testing.M) {
+	if os.Getenv("CATALOGKIT_TEST_EMPTY_PORT") == "1" {
+		// A wrong port: every call "succeeds" with an empty list.
+		info := conformance.PortInfo{Name: "empty", Language: "Go", Version: "0"}
+		if err := conformance.Serve(os.Stdin, os.Stdout, emptyTarget{}, info); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if os.Getenv("CATALOGKIT_TEST_AS_MAIN") == "1" {
+		os.Exit(Main())
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		os.Setenv("CATALOGKIT", exe)
+		os.Setenv("CATALOGKIT_TEST_AS_MAIN", "1") // inherited by children only
+	}
+	os.Exit(m.Run())
+}
+
+type emptyTarget struct{}
+
+func (emptyTarget) Info() conformance.PortInfo  { return conformance.PortInfo{} }
+func (emptyTarget) Call([]byte) ([]byte, error) { return []byte(`{"result":[]}`), nil }
+
+// TestConformWrongPort runs catalogkit conform against a port that answers
+// every call with an empty list: every case must fail, with a go-cmp
+// (-want +got) diff, and the exit status must be 1.
+func TestConformWrongPort(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Setenv("CATALOGKIT_TEST_EMPTY_PORT", "1") // for the child only: TestMain has run
+	var stdout, stderr strings.Builder
+	code := run([]string{"conform", "--", exe}, strings.NewReader(""), &stdout, &stderr)
+	out := stdout.String()
+	if code != 1 {
+		t.Errorf("exit status %d, want 1\nstderr: %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"port: empty 0 (Go)\n",
+		"FAIL    discover.name.unknown: check 0: outcome differs\n",
+		"    (-want +got):\n",
+		// go-cmp's output is deliberately unstable in its spacing: match
+		// only what it must show.
+		`string("TOOL_NOT_AVAILABLE_IN_FAMILY")`,
+		`[]any{}`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if !strings.HasSuffix(out, "\n0 passed, 21 failed\n") {
+		t.Errorf("output ends with %q, want the line 0 passed, 21 failed", out[max(0, len(out)-80):])
+	}
+}
+
+// BenchmarkStdio runs all 21 cases over stdin/stdout against one
+// long-lived port process per sub-benchmark: catalogkit port (built in the
+// setup) and, when conformance/ports/python/catalog_port.py exists, the
+// Python port. Besides the mean (ns/op) it reports the median wall time of
+// one run of the suite, ms-median/suite.
+func BenchmarkStdio(b *testing.B) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cases, err := conformance.Cases()
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(b.TempDir(), "catalogkit")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CATALOGKIT_TEST_AS_MAIN=")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	ports := []struct {
+		name    string
+		command []string
+		needs   string // a file that must exist
+	}{
+		{"go", []string{bin, "port"}, bin},
+		{"python", []string{"python3", filepath.Join(root, "conformance", "ports", "python", "catalog_port.py")},
+			filepath.Join(root, "conformance", "ports", "python", "catalog_port.py")},
+	}
+	for _, p := range ports {
+		b.Run(p.name, func(b *testing.B) {
+			if _, err := os.Stat(p.needs); err != nil {
+				b.Skipf("no port: %v", err)
+			}
+			if _, err := exec.LookPath(p.command[0]); err != nil {
+				b.Skipf("no %s: %v", p.command[0], err)
+			}
+			port := &conformance.Port{Command: p.command, Env: append(os.Environ(), "CATALOGKIT_TEST_AS_MAIN=")}
+			defer port.Close()
+			runner := &conformance.Runner{Target: port}
+			if rep := runner.RunCases(cases); !rep.OK() || rep.Passed != len(cases) {
+				b.Fatalf("warm-up run: %s", rep.Summary()) // also starts the port
+			}
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for range b.N {
+				start := time.Now()
+				rep := runner.RunCases(cases)
+				times = append(times, time.Since(start))
+				if !rep.OK() || rep.Passed != len(cases) {
+					b.Fatalf("run: %s", rep.Summary())
+				}
+			}
+			b.StopTimer()
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median/suite")
+		})
+	}
+}

@@ -1,0 +1,402 @@
+package conformance
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Files holds the suite exactly as a port reads it from disk:
+// cases/<id>.json and synthetic-catalog.json, which the cases reference.
+//
+//go:embed cases/*.json synthetic-catalog.json
+var Files embed.FS
+
+// CatalogFile is the name of the synthetic catalog, the target of every
+// catalog reference ({"$ref": "synthetic-catalog.json"}) in a case.
+const CatalogFile = "synthetic-catalog.json"
+
+// A Case is one conformance case: a permanent id, a title, the SPEC.md
+// section it checks, and one or more checks.
+type Case struct {
+	ID     string
+	Title  string
+	Spec   string
+	Checks []*Check
+}
+
+// A Check is one call and its expected outcome.
+type Check struct {
+	// Note says, for people, what the check is about.
+	Note string
+	// call is the call with every catalog reference resolved: what a port
+	// receives. display is the call as the case file writes it.
+	call, display *node
+	callJSON      []byte
+	displayJSON   string
+	// expect is {"result": VALUE} or {"error": "CODE"}, references resolved.
+	expect *node
+}
+
+// Call returns the JSON text of the call a port receives for this check (a
+// CALL object of PROTOCOL.md, every catalog inline).
+func (c *Check) Call() []byte { return slices.Clone(c.callJSON) }
+
+// Display returns the call as the case file writes it, catalog references
+// unresolved: short enough to show in a report.
+func (c *Check) Display() string { return c.displayJSON }
+
+// Expect returns the JSON text of the expected outcome.
+func (c *Check) Expect() []byte { return c.expect.appendJSON(nil) }
+
+var idPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$`)
+
+// Load reads every case of the suite in fsys (cases/*.json, and the
+// synthetic catalog they reference), resolves the catalog references and
+// returns the cases sorted by id. It checks what the runner relies on; the
+// JSON Schema case.schema.json describes the format in full.
+func Load(fsys fs.FS) ([]*Case, error) {
+	catText, err := fs.ReadFile(fsys, CatalogFile)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read the synthetic catalog: %w", err)
+	}
+	synthetic, err := parseJSON(catText)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %q: %v", CatalogFile, err)
+	}
+	names, err := fs.Glob(fsys, "cases/*.json")
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no case files in cases/")
+	}
+	var cases []*Case
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		c, err := parseCase(data, synthetic)
+		if err != nil {
+			return nil, fmt.Errorf("case file %q: %v", name, err)
+		}
+		if want := strings.TrimSuffix(path.Base(name), ".json"); c.ID != want {
+			return nil, fmt.Errorf("case file %q: id %q does not match the file name", name, c.ID)
+		}
+		cases = append(cases, c)
+	}
+	slices.SortFunc(cases, func(a, b *Case) int { return strings.Compare(a.ID, b.ID) })
+	return cases, nil
+}
+
+// Cases returns the embedded suite, loaded with [Load].
+func Cases() ([]*Case, error) { return Load(Files) }
+
+func parseCase(data []byte, synthetic *node) (*Case, error) {
+	n, err := parseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := onlyKeys(n, "case", []string{"id", "title", "spec", "checks"}, nil); err != nil {
+		return nil, err
+	}
+	c := &Case{}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"id", &c.ID}, {"title", &c.Title}, {"spec", &c.Spec}} {
+		v, _ := n.lookup(f.key)
+		if v.kind != kString || v.str == "" {
+			return nil, fmt.Errorf("%q is not a non-empty string", f.key)
+		}
+		*f.dst = v.str
+	}
+	if !idPattern.MatchString(c.ID) {
+		return nil, fmt.Errorf("id %q is not dotted lowercase words", c.ID)
+	}
+	checks, _ := n.lookup("checks")
+	if checks.kind != kArray || len(checks.items) == 0 {
+		return nil, fmt.Errorf(`"checks" is not a non-empty array`)
+	}
+	for i, cn := range checks.items {
+		chk, err := parseCheck(cn, synthetic)
+		if err != nil {
+			return nil, fmt.Errorf("checks[%d]: %v", i, err)
+		}
+		c.Checks = append(c.Checks, chk)
+	}
+	return c, nil
+}
+
+func parseCheck(n *node, synthetic *node) (*Check, error) {
+	if err := onlyKeys(n, "check", []string{"call", "expect"}, []string{"note"}); err != nil {
+		return nil, err
+	}
+	chk := &Check{}
+	if note, ok := n.lookup("note"); ok {
+		if note.kind != kString {
+			return nil, fmt.Errorf(`"note" is not a string`)
+		}
+		chk.Note = note.str
+	}
+	chk.display, _ = n.lookup("call")
+	call, err := resolveCall(chk.display, synthetic, 0)
+	if err != nil {
+		return nil, fmt.Errorf("call: %v", err)
+	}
+	chk.call = call
+	chk.callJSON = call.appendJSON(nil)
+	chk.displayJSON = chk.display.String()
+	expect, _ := n.lookup("expect")
+	if expect.kind != kObject || len(expect.keys) != 1 {
+		return nil, fmt.Errorf(`"expect" is not {"result": VALUE} or {"error": CODE}`)
+	}
+	switch expect.keys[0] {
+	case "error":
+		if expect.vals[0].kind != kString {
+			return nil, fmt.Errorf(`expected "error" is not a string`)
+		}
+		chk.expect = expect
+	case "result":
+		op, _ := call.lookup("op")
+		res := expect.vals[0]
+		if op.str == "mutate_and_repeat" {
+			if res, err = resolveMutateResult(res, synthetic); err != nil {
+				return nil, fmt.Errorf("expect: %v", err)
+			}
+		}
+		chk.expect = newObject()
+		chk.expect.set("result", res)
+	default:
+		return nil, fmt.Errorf(`"expect" is not {"result": VALUE} or {"error": CODE}`)
+	}
+	return chk, nil
+}
+
+// resolveCall checks a CALL object and returns a copy with its catalog
+// reference (and the inner call's) replaced by the catalog itself.
+func resolveCall(call, synthetic *node, depth int) (*node, error) {
+	if call == nil || call.kind != kObject {
+		return nil, fmt.Errorf("not an object")
+	}
+	op, _ := call.lookup("op")
+	if op == nil || op.kind != kString {
+		return nil, fmt.Errorf(`"op" is not a string`)
+	}
+	var err error
+	switch op.str {
+	case "discover":
+		err = onlyKeys(call, "discover call", []string{"op", "catalog", "family"}, []string{"name"})
+	case "validate_arguments":
+		err = onlyKeys(call, "validate_arguments call", []string{"op", "catalog", "arguments"}, []string{"name"})
+	case "mutate_and_repeat":
+		if depth > 0 {
+			return nil, fmt.Errorf("mutate_and_repeat inside mutate_and_repeat")
+		}
+		if err := onlyKeys(call, "mutate_and_repeat call", []string{"op", "call"}, nil); err != nil {
+			return nil, err
+		}
+		inner, _ := call.lookup("call")
+		resolved, err := resolveCall(inner, synthetic, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("inner call: %v", err)
+		}
+		out := call.clone()
+		out.set("call", resolved)
+		return out, nil
+	default:
+		return nil, fmt.Errorf("unknown op %q", op.str)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := call.clone()
+	cat, _ := call.lookup("catalog")
+	resolved, err := resolveCatalog(cat, synthetic)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %v", err)
+	}
+	out.set("catalog", resolved)
+	return out, nil
+}
+
+// resolveMutateResult resolves the catalog reference in an expected
+// mutate_and_repeat result.
+func resolveMutateResult(res, synthetic *node) (*node, error) {
+	if err := onlyKeys(res, "mutate_and_repeat result", []string{"first", "second", "catalog", "arguments"}, nil); err != nil {
+		return nil, err
+	}
+	cat, _ := res.lookup("catalog")
+	resolved, err := resolveCatalog(cat, synthetic)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %v", err)
+	}
+	out := res.clone()
+	out.set("catalog", resolved)
+	return out, nil
+}
+
+// isRef reports whether n is a catalog reference: an object with a "$ref"
+// member.
+func isRef(n *node) bool {
+	_, ok := n.lookup("$ref")
+	return ok
+}
+
+// resolveCatalog returns a catalog value: n itself if it is inline, or the
+// synthetic catalog with the reference's patch applied.
+func resolveCatalog(n, synthetic *node) (*node, error) {
+	if !isRef(n) {
+		return n.clone(), nil
+	}
+	if err := onlyKeys(n, "catalog reference", []string{"$ref"}, []string{"patch"}); err != nil {
+		return nil, err
+	}
+	ref, _ := n.lookup("$ref")
+	if ref.kind != kString || ref.str != CatalogFile {
+		return nil, fmt.Errorf("$ref is not %q", CatalogFile)
+	}
+	cat := synthetic.clone()
+	patch, ok := n.lookup("patch")
+	if !ok {
+		return cat, nil
+	}
+	if patch.kind != kArray {
+		return nil, fmt.Errorf("patch is not an array")
+	}
+	for i, op := range patch.items {
+		var err error
+		if cat, err = applyPatch(cat, op); err != nil {
+			return nil, fmt.Errorf("patch[%d]: %v", i, err)
+		}
+	}
+	return cat, nil
+}
+
+// applyPatch applies one operation of the RFC 6902 subset the cases use:
+// add, replace and remove, with JSON Pointer (RFC 6901) paths. add on an
+// object appends a new member at the end (or, as RFC 6902 says, replaces an
+// existing member's value, in place); add on an array inserts before the
+// index, or appends for "-". replace keeps the member's position.
+func applyPatch(doc, op *node) (*node, error) {
+	opName, _ := op.lookup("op")
+	if opName == nil || opName.kind != kString {
+		return nil, fmt.Errorf(`"op" is not a string`)
+	}
+	keys := []string{"op", "path"}
+	if opName.str != "remove" {
+		keys = append(keys, "value")
+	}
+	if err := onlyKeys(op, "patch operation", keys, nil); err != nil {
+		return nil, err
+	}
+	p, _ := op.lookup("path")
+	if p.kind != kString || !strings.HasPrefix(p.str, "/") {
+		return nil, fmt.Errorf("path %q is not a JSON Pointer below the root", p.str)
+	}
+	tokens := strings.Split(p.str[1:], "/")
+	for i, t := range tokens {
+		tokens[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	parent := doc
+	for _, t := range tokens[:len(tokens)-1] {
+		next, err := child(parent, t)
+		if err != nil {
+			return nil, fmt.Errorf("path %q: %v", p.str, err)
+		}
+		parent = next
+	}
+	last := tokens[len(tokens)-1]
+	value, _ := op.lookup("value")
+	switch parent.kind {
+	case kObject:
+		_, exists := parent.lookup(last)
+		switch {
+		case opName.str == "add" || opName.str == "replace" && exists:
+			parent.set(last, value.clone())
+		case opName.str == "remove" && exists:
+			i := slices.Index(parent.keys, last)
+			parent.keys = slices.Delete(parent.keys, i, i+1)
+			parent.vals = slices.Delete(parent.vals, i, i+1)
+		case opName.str == "replace" || opName.str == "remove":
+			return nil, fmt.Errorf("path %q: no member %q", p.str, last)
+		default:
+			return nil, fmt.Errorf("unknown op %q", opName.str)
+		}
+	case kArray:
+		i, err := arrayIndex(parent, last, opName.str == "add")
+		if err != nil {
+			return nil, fmt.Errorf("path %q: %v", p.str, err)
+		}
+		switch opName.str {
+		case "add":
+			parent.items = slices.Insert(parent.items, i, value.clone())
+		case "replace":
+			parent.items[i] = value.clone()
+		case "remove":
+			parent.items = slices.Delete(parent.items, i, i+1)
+		default:
+			return nil, fmt.Errorf("unknown op %q", opName.str)
+		}
+	default:
+		return nil, fmt.Errorf("path %q: parent is a JSON %s", p.str, kindNames[parent.kind])
+	}
+	return doc, nil
+}
+
+func child(n *node, token string) (*node, error) {
+	switch n.kind {
+	case kObject:
+		if v, ok := n.lookup(token); ok {
+			return v, nil
+		}
+		return nil, fmt.Errorf("no member %q", token)
+	case kArray:
+		i, err := arrayIndex(n, token, false)
+		if err != nil {
+			return nil, err
+		}
+		return n.items[i], nil
+	}
+	return nil, fmt.Errorf("cannot index a JSON %s", kindNames[n.kind])
+}
+
+func arrayIndex(n *node, token string, adding bool) (int, error) {
+	if adding && token == "-" {
+		return len(n.items), nil
+	}
+	i, err := strconv.Atoi(token)
+	limit := len(n.items)
+	if adding {
+		limit++
+	}
+	if err != nil || i < 0 || i >= limit || token != strconv.Itoa(i) {
+		return 0, fmt.Errorf("index %q out of range", token)
+	}
+	return i, nil
+}
+
+// onlyKeys checks that n is an object with every required key and no key
+// outside required and optional.
+func onlyKeys(n *node, what string, required, optional []string) error {
+	if n == nil || n.kind != kObject {
+		return fmt.Errorf("%s is not an object", what)
+	}
+	for _, k := range required {
+		if _, ok := n.lookup(k); !ok {
+			return fmt.Errorf("%s lacks %q", what, k)
+		}
+	}
+	for _, k := range n.keys {
+		if !slices.Contains(required, k) && !slices.Contains(optional, k) {
+			return fmt.Errorf("%s has an unknown key %q", what, k)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,208 @@
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// A DiffFunc returns a human-readable report of the differences between two
+// JSON values, "" if there are none. Lines only in want start with "-",
+// lines only in got with "+". Values are what encoding/json decodes into
+// (map[string]any, []any, string, bool, nil) with numbers as json.Number
+// holding their exact value. cmd/catalogkit plugs in go-cmp's cmp.Diff;
+// [LineDiff] is the standard-library default.
+type DiffFunc func(want, got any) string
+
+// A Runner runs cases against a [Target].
+type Runner struct {
+	Target Target
+	// Diff reports a failed check's differences; nil means [LineDiff].
+	Diff DiffFunc
+	// Run, if not nil, selects the cases whose id it matches.
+	Run *regexp.Regexp
+}
+
+// A Report is the outcome of a run.
+type Report struct {
+	Port    PortInfo      `json:"port"`
+	Cases   []*CaseResult `json:"cases"`
+	Passed  int           `json:"passed"`
+	Failed  int           `json:"failed"` // FAIL, ERROR, CRASH and TIMEOUT
+	Skipped int           `json:"skipped"`
+	// Fatal says why the run stopped early (the port could not be started,
+	// or failed its handshake), "" if it did not.
+	Fatal   string        `json:"fatal,omitempty"`
+	Elapsed time.Duration `json:"-"`
+}
+
+// OK reports whether every case that ran passed and at least one ran.
+func (r *Report) OK() bool { return r.Failed == 0 && r.Skipped == 0 && r.Passed > 0 }
+
+// A CaseResult is the outcome of one case.
+type CaseResult struct {
+	ID     string         `json:"id"`
+	Title  string         `json:"title"`
+	Spec   string         `json:"spec"`
+	Status Status         `json:"status"`
+	Checks []*CheckResult `json:"checks"`
+	// Message says why a case did not pass, in one line.
+	Message string `json:"message,omitempty"`
+	// Stderr is the tail of the port's stderr after an ERROR, CRASH or
+	// TIMEOUT.
+	Stderr  string        `json:"stderr,omitempty"`
+	Elapsed time.Duration `json:"-"`
+}
+
+// A CheckResult is the outcome of one check of a case. A check that did not
+// run (an earlier check of its case got no reply) is not listed.
+type CheckResult struct {
+	Index  int    `json:"index"`
+	Note   string `json:"note,omitempty"`
+	Status Status `json:"status"`
+	// Call is the call as the case file writes it.
+	Call json.RawMessage `json:"call"`
+	// Want and Got are the expected and actual outcomes as JSON text; Got is
+	// empty when there was no reply.
+	Want json.RawMessage `json:"want"`
+	Got  json.RawMessage `json:"got,omitempty"`
+	// Diff is the (-want +got) difference of a FAIL.
+	Diff string `json:"diff,omitempty"`
+	// Message says what happened when there was no reply, or why a check was
+	// skipped.
+	Message string `json:"message,omitempty"`
+	// Detail is the detail the implementation gave with its error, if any.
+	Detail string `json:"detail,omitempty"`
+}
+
+// RunCases runs the selected cases in order and reports every one of them. A
+// fatal transport error (the port cannot start, or speaks another protocol
+// version) reports that case and every later one as ERROR; otherwise each
+// case is on its own.
+func (r *Runner) RunCases(cases []*Case) *Report {
+	diff := r.Diff
+	if diff == nil {
+		diff = LineDiff
+	}
+	start := time.Now()
+	rep := &Report{Cases: []*CaseResult{}}
+	var fatal *TransportError
+	for _, c := range cases {
+		if r.Run != nil && !r.Run.MatchString(c.ID) {
+			continue
+		}
+		res := &CaseResult{ID: c.ID, Title: c.Title, Spec: c.Spec, Checks: []*CheckResult{}}
+		if fatal != nil {
+			res.Status = Error
+			res.Message = "not run: the port failed earlier (" + fatal.Message + ")"
+		} else {
+			caseStart := time.Now()
+			if fatal = r.runCase(c, res, diff); fatal != nil {
+				rep.Fatal = fatal.Message
+			}
+			res.Elapsed = time.Since(caseStart)
+		}
+		switch res.Status {
+		case Pass:
+			rep.Passed++
+		case Skip:
+			rep.Skipped++
+		default:
+			rep.Failed++
+		}
+		rep.Cases = append(rep.Cases, res)
+	}
+	rep.Port = r.Target.Info()
+	rep.Elapsed = time.Since(start)
+	return rep
+}
+
+// runCase runs the checks of one case into res and returns the transport
+// error if it was fatal.
+func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportError {
+	res.Status = Pass
+	for i, chk := range c.Checks {
+		cr := &CheckResult{Index: i, Note: chk.Note, Call: json.RawMessage(chk.Display()), Want: chk.Expect()}
+		res.Checks = append(res.Checks, cr)
+		out, err := safeCall(r.Target, chk.Call())
+		if err != nil {
+			var te *TransportError
+			if !errors.As(err, &te) {
+				te = &TransportError{Status: Error, Message: err.Error()}
+			}
+			cr.Status, cr.Message = te.Status, te.Message
+			res.Status, res.Stderr = te.Status, te.Stderr
+			res.Message = fmt.Sprintf("check %d: %s", i, te.Message)
+			if te.Fatal {
+				return te
+			}
+			return nil
+		}
+		cr.Got = out
+		r.judge(chk, cr, out, diff)
+		if rank[cr.Status] > rank[res.Status] {
+			res.Status = cr.Status
+			res.Message = fmt.Sprintf("check %d: %s", i, cr.Message)
+			switch cr.Status {
+			case Fail:
+				res.Message = fmt.Sprintf("check %d: outcome differs", i)
+			case Skip:
+				res.Message = fmt.Sprintf("check %d: not implemented: %s", i, cr.Message)
+			}
+		}
+	}
+	return nil
+}
+
+// rank orders the statuses of checks: a case reports its worst.
+var rank = map[Status]int{Pass: 0, Skip: 1, Fail: 2, Error: 3}
+
+// judge compares an outcome with the check's expectation.
+func (r *Runner) judge(chk *Check, cr *CheckResult, out []byte, diff DiffFunc) {
+	got, err := parseJSON(out)
+	if err == nil {
+		err = checkOutcome(got)
+	}
+	if err != nil {
+		cr.Status = Error
+		cr.Message = fmt.Sprintf("outcome is not valid: %v", err)
+		return
+	}
+	if reason, ok := got.lookup("not_implemented"); ok {
+		cr.Status, cr.Message = Skip, reason.str
+		return
+	}
+	if d, ok := got.lookup("detail"); ok {
+		cr.Detail = d.str
+	}
+	compared := newObject()
+	for i, k := range got.keys {
+		if k != "detail" { // shown, never compared
+			compared.set(k, got.vals[i])
+		}
+	}
+	if equalJSON(chk.expect, compared) {
+		cr.Status = Pass
+		return
+	}
+	cr.Status = Fail
+	cr.Diff = diff(chk.expect.plain(), compared.plain())
+	if cr.Diff == "" {
+		// A DiffFunc that sees no difference must not turn a FAIL into a
+		// silent pass: show both values.
+		cr.Diff = fmt.Sprintf("-%s\n+%s\n", chk.expect, compared)
+	}
+}
+
+// safeCall calls the target, turning a panic (a bug of an in-process
+// implementation) into an ERROR: the runner never panics with it.
+func safeCall(t Target, call []byte) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, &TransportError{Status: Error, Message: fmt.Sprintf("implementation panicked: %v", p)}
+		}
+	}()
+	return t.Call(call)
+}

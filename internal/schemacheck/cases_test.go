@@ -1,0 +1,228 @@
+package schemacheck
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+var conformanceDir = filepath.Join("..", "..", "conformance")
+
+// compile compiles one of the JSON Schemas in conformance/.
+func compile(t *testing.T, name string) *jsonschema.Schema {
+	t.Helper()
+	doc := unmarshal(t, readFile(t, filepath.Join(conformanceDir, name)))
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(name, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(name)
+	if err != nil {
+		t.Fatalf("compile %s: %v", name, err)
+	}
+	return sch
+}
+
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// unmarshal decodes JSON for the validator, numbers kept exact.
+func unmarshal(t *testing.T, data []byte) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%v in %.80s", err, data)
+	}
+	return v
+}
+
+// TestCaseFiles is the suite's self-check: every case file validates
+// against case.schema.json, has no duplicate key, is named by its id; there
+// are exactly 21 cases with unique ids; every contract error code is
+// expected by at least one case; and the Go runner loads the same 21 ids.
+func TestCaseFiles(t *testing.T) {
+	sch := compile(t, "case.schema.json")
+	files, err := filepath.Glob(filepath.Join(conformanceDir, "cases", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 21 {
+		t.Errorf("%d case files, want exactly 21", len(files))
+	}
+	var ids []string
+	expected := map[string]int{}
+	for _, file := range files {
+		data := readFile(t, file)
+		// The strict JSON layer rejects duplicate keys (and invalid UTF-8,
+		// lone surrogates): a case file must pass it.
+		v, err := catalog.ParseJSON(data)
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		if err := sch.Validate(unmarshal(t, data)); err != nil {
+			t.Errorf("%s does not match case.schema.json: %v", file, err)
+			continue
+		}
+		idv, _ := v.Lookup("id")
+		id, _ := idv.Str()
+		if want := strings.TrimSuffix(filepath.Base(file), ".json"); id != want {
+			t.Errorf("%s: id %q, want the file name %q", file, id, want)
+		}
+		ids = append(ids, id)
+		checks, _ := v.Lookup("checks")
+		for i := range checks.Len() {
+			expect, _ := checks.Index(i).Lookup("expect")
+			if code, ok := expect.Lookup("error"); ok {
+				s, _ := code.Str()
+				expected[s]++
+			}
+		}
+	}
+	if dup := duplicates(ids); len(dup) > 0 {
+		t.Errorf("duplicate ids: %q", dup)
+	}
+	for _, code := range catalog.Codes {
+		if code == catalog.InvalidJSON {
+			continue // the JSON text layer's code: calls carry values, not text
+		}
+		if expected[string(code)] == 0 {
+			t.Errorf("no case expects %s: every contract code must be expected at least once", code)
+		}
+	}
+	cases, err := conformance.Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loaded []string
+	for _, c := range cases {
+		loaded = append(loaded, c.ID)
+	}
+	slices.Sort(ids)
+	if diff := cmp.Diff(ids, loaded); diff != "" {
+		t.Errorf("ids of the files on disk and of the embedded cases differ (-disk +embedded):\n%s", diff)
+	}
+}
+
+func duplicates(ids []string) []string {
+	seen := map[string]bool{}
+	var dup []string
+	for _, id := range ids {
+		if seen[id] {
+			dup = append(dup, id)
+		}
+		seen[id] = true
+	}
+	return dup
+}
+
+// TestCaseSchemaRejects proves the case schema can fail: each variant of a
+// real case file breaks one rule and must not validate.
+func TestCaseSchemaRejects(t *testing.T) {
+	sch := compile(t, "case.schema.json")
+	base := string(readFile(t, filepath.Join(conformanceDir, "cases", "validate.shape-valid.json")))
+	if err := sch.Validate(unmarshal(t, []byte(base))); err != nil {
+		t.Fatalf("the unchanged case does not validate: %v", err)
+	}
+	tests := []struct {
+		old, new string
+		reason   string
+	}{
+		{`"authorized": false`, `"authorized": true`, "a valid shape is never authorized"},
+		{`"executed": false`, `"executed": null`, "executed is always false"},
+		{`"id": "validate.shape-valid"`, `"id": "Validate"`, "ids are dotted lowercase"},
+		{`"title": `, `"tittle": `, "no unknown keys; title is required"},
+		{`"op": "validate_arguments"`, `"op": "validate"`, "only the three ops"},
+		{`"$ref": "synthetic-catalog.json"`, `"$ref": "catalog.json"`, "only the synthetic catalog can be referenced"},
+		{`"checks": [`, `"checks": [], "x": [`, "checks must not be empty"},
+		{`"name": "page.read",`, `"name": "page.read", "family": "reading",`, "validate_arguments has no family"},
+		{`"spec": "SPEC.md §2`, `"spec": "§2`, "spec names SPEC.md"},
+	}
+	for _, tt := range tests {
+		if !strings.Contains(base, tt.old) {
+			t.Fatalf("the case file no longer contains %q", tt.old)
+		}
+		bad := strings.Replace(base, tt.old, tt.new, 1)
+		if err := sch.Validate(unmarshal(t, []byte(bad))); err == nil {
+			t.Errorf("replacing %s with %s still validates, want an error (%s)", tt.old, tt.new, tt.reason)
+		}
+	}
+	errorCase := `{"id":"a.b","title":"t","spec":"SPEC.md §2","checks":[{"call":{"op":"discover","catalog":[],"family":"x"},"expect":{"error":"%s"}}]}`
+	for _, tt := range []struct {
+		code string
+		ok   bool
+	}{{"UNKNOWN_FAMILY", true}, {"INVALID_JSON", false}, {"NOT_A_CODE", false}} {
+		err := sch.Validate(unmarshal(t, fmt.Appendf(nil, errorCase, tt.code)))
+		if (err == nil) != tt.ok {
+			t.Errorf("expecting %s: validation error %v, want ok=%v (only the 10 contract codes)", tt.code, err, tt.ok)
+		}
+	}
+}
+
+// TestProtocolMessages validates every message of a real session against
+// protocol.schema.json: the hello, a call for every check of every case, and
+// every line the Go port (catalogkit port) answers; then messages that
+// break the protocol, which must not validate.
+func TestProtocolMessages(t *testing.T) {
+	sch := compile(t, "protocol.schema.json")
+	cases, err := conformance.Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	requests := []string{fmt.Sprintf(`{"type":"hello","protocol":%q}`, conformance.Protocol)}
+	for _, c := range cases {
+		for _, chk := range c.Checks {
+			requests = append(requests, fmt.Sprintf(`{"type":"call","seq":%d,"call":%s}`, len(requests), chk.Call()))
+		}
+	}
+	requests = append(requests, `{"type":"call","seq":999,"call":{"op":"frobnicate"}}`, `not JSON`)
+	var out bytes.Buffer
+	info := conformance.PortInfo{Name: "catalogkit-go", Language: "Go", Version: "test"}
+	if err := conformance.Serve(strings.NewReader(strings.Join(requests, "\n")+"\n"), &out, conformance.GoTarget("test"), info); err != nil {
+		t.Fatal(err)
+	}
+	replies := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(replies) != len(requests) {
+		t.Fatalf("%d replies to %d requests", len(replies), len(requests))
+	}
+	for _, line := range append(requests[:len(requests)-2], replies...) {
+		if err := sch.Validate(unmarshal(t, []byte(line))); err != nil {
+			t.Errorf("message does not match protocol.schema.json: %v\n%.300s", err, line)
+		}
+	}
+	bad := []struct{ msg, reason string }{
+		{`{"type":"call","seq":0,"call":{"op":"discover","catalog":[],"family":"x"}}`, "seq is positive"},
+		{`{"type":"call","seq":1,"call":{"op":"discover","catalog":[]}}`, "discover needs a family"},
+		{`{"type":"reply","seq":1,"outcome":{"result":[],"error":"INVALID_LABEL"}}`, "exactly one outcome"},
+		{`{"type":"reply","seq":1,"outcome":{"result":[],"detail":"x"}}`, "detail only beside error"},
+		{`{"type":"reply","seq":"1","outcome":{"result":[]}}`, "seq is a number"},
+		{`{"type":"hello","protocol":"catalogkit-conformance/1","port":{"name":"p","language":"","version":"1"}}`, "port fields are non-empty"},
+		{`{"type":"reply","seq":1,"outcome":{"not_implemented":true}}`, "a reason is a string"},
+		{`{"type":"call","seq":1,"call":{"op":"mutate_and_repeat","call":{"op":"mutate_and_repeat","call":{}}}}`, "no nested mutate_and_repeat"},
+	}
+	for _, tt := range bad {
+		if err := sch.Validate(unmarshal(t, []byte(tt.msg))); err == nil {
+			t.Errorf("%s validates, want an error (%s)", tt.msg, tt.reason)
+		}
+	}
+	var verr *jsonschema.ValidationError
+	if err := sch.Validate(unmarshal(t, []byte(bad[0].msg))); !errors.As(err, &verr) {
+		t.Errorf("validation error is %T, want *jsonschema.ValidationError", err)
+	}
+}
