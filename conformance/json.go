@@ -490,8 +490,14 @@ func (d decimal) String() string {
 
 // equalJSON reports whether a and b are the same JSON value: object member
 // order is irrelevant, array order is significant, numbers compare by exact
-// value (1, 1.0 and 1e0 are equal), strings by their decoded content.
-func equalJSON(a, b *node) bool {
+// value (1, 1.0 and 1e0 are equal), strings by their decoded content. The one
+// exception is the contract's: the members of an object under the key
+// "properties" (an input schema's properties) must come in the same order,
+// because SPEC §2 says properties keep the fields' order.
+func equalJSON(a, b *node) bool { return equalJSONAt(a, b, "") }
+
+// equalJSONAt is equalJSON for values found under the object key key.
+func equalJSONAt(a, b *node, key string) bool {
 	if a.kind != b.kind {
 		return false
 	}
@@ -509,7 +515,7 @@ func equalJSON(a, b *node) bool {
 			return false
 		}
 		for i := range a.items {
-			if !equalJSON(a.items[i], b.items[i]) {
+			if !equalJSONAt(a.items[i], b.items[i], "") {
 				return false
 			}
 		}
@@ -519,8 +525,11 @@ func equalJSON(a, b *node) bool {
 		return false
 	}
 	for i, k := range a.keys {
+		if key == "properties" && b.keys[i] != k {
+			return false // properties keep the fields' order
+		}
 		bv, ok := b.lookup(k)
-		if !ok || !equalJSON(a.vals[i], bv) {
+		if !ok || !equalJSONAt(a.vals[i], bv, k) {
 			return false
 		}
 	}

@@ -83,6 +83,34 @@ func enableAll(call *node) *node {
 	return call
 }
 
+// sortProperties sorts the members of every object under a "properties" key,
+// as an implementation that keeps fields in a hash map would.
+func sortProperties(n *node) {
+	switch n.kind {
+	case kArray:
+		for _, it := range n.items {
+			sortProperties(it)
+		}
+	case kObject:
+		for i, k := range n.keys {
+			v := n.vals[i]
+			if k == "properties" && v.kind == kObject {
+				idx := make([]int, len(v.keys))
+				for j := range idx {
+					idx[j] = j
+				}
+				slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(v.keys[a], v.keys[b]) })
+				keys, vals := make([]string, len(idx)), make([]*node, len(idx))
+				for j, x := range idx {
+					keys[j], vals[j] = v.keys[x], v.vals[x]
+				}
+				v.keys, v.vals = keys, vals
+			}
+			sortProperties(v)
+		}
+	}
+}
+
 // TestWrongImplementationsFail proves the suite catches bugs: each target
 // below has one deliberate bug, and exactly the cases listed must FAIL (the
 // others PASS).
@@ -153,6 +181,15 @@ func TestWrongImplementationsFail(t *testing.T) {
 			}},
 			wantFail: []string{"isolation.mutate-and-repeat"},
 			reason:   "a second result that shows the first one's mutation fails",
+		},
+		{
+			name: "sorts properties by name",
+			target: bugTarget{outcome: func(call, o *node) *node {
+				sortProperties(o)
+				return o
+			}},
+			wantFail: []string{"discover.all.excludes-disabled", "discover.family.filters", "discover.input-schema.shape", "discover.name.exact", "isolation.mutate-and-repeat"},
+			reason:   "an input schema's properties keep the fields' order (SPEC §2), even though other member order is irrelevant",
 		},
 		{
 			name: "rounds big integers",
@@ -350,6 +387,9 @@ func TestEqualJSON(t *testing.T) {
 		{`null`, `{}`, false, "null is not an empty object"},
 		{`{"a":1}`, `{"a":1,"b":null}`, false, "an extra member differs, even null"},
 		{`[]`, `{}`, false, "an empty array is not an empty object"},
+		{`{"properties":{"a":{"type":"integer"},"b":{"type":"boolean"}}}`, `{"properties":{"b":{"type":"boolean"},"a":{"type":"integer"}}}`, false, "an input schema's properties keep the fields' order"},
+		{`{"inputSchema":{"properties":{"a":1,"b":2},"required":[]}}`, `{"inputSchema":{"required":[],"properties":{"a":1,"b":2}}}`, true, "only the properties' own members are ordered"},
+		{`{"properties":{"a":{"x":1,"y":2}}}`, `{"properties":{"a":{"y":2,"x":1}}}`, true, "a property's own members are not ordered"},
 	}
 	for _, tt := range tests {
 		if got := equalJSON(mustParse(tt.a), mustParse(tt.b)); got != tt.want {

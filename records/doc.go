@@ -24,6 +24,10 @@
 // [Set.Check] compares a folder with a fresh generation, reporting every
 // missing, extra and stale file.
 //
+// Beside the records, the set holds [PageFile] (index.html): a static page
+// that shows them, in Korean and English, generated from the same records and
+// written and checked with them.
+//
 // Every record file is the [Canonical] form of the record's JSON. The record
 // format and the canonical serialization are specified, for implementers in
 // other languages, in FORMAT.md beside this file; record.schema.json is the

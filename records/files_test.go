@@ -300,6 +300,7 @@ func TestWriteUnwritableFolder(t *testing.T) {
 func TestGeneratedFileBesideRecords(t *testing.T) {
 	saved := generators
 	t.Cleanup(func() { generators = saved })
+	generators = nil // the stand-in page instead of the real one (page.go)
 	generators = append(generators, func(rs []Record) (File, error) {
 		var b strings.Builder
 		for _, r := range rs {

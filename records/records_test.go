@@ -77,8 +77,8 @@ func TestGenerateRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := generate(t)
-	if len(set.Records) != 5 || len(set.Files) != 5 {
-		t.Fatalf("got %d records in %d files, want 5 in 5", len(set.Records), len(set.Files))
+	if len(set.Records) != 5 || len(set.Files) != 5+1 {
+		t.Fatalf("got %d records in %d files, want 5 records in 5 files and the page", len(set.Records), len(set.Files))
 	}
 	sum := sha256.Sum256(data)
 	compiled, err := catalog.Parse(data)
