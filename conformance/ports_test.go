@@ -150,6 +150,52 @@ func TestBrokenPorts(t *testing.T) {
 	}
 }
 
+// TestPythonPortRecords runs ports/python/records.py, which regenerates the
+// five records with the Python port and its own implementation of
+// records/FORMAT.md's canonical form, and compares every file with the
+// committed record byte for byte.
+func TestPythonPortRecords(t *testing.T) {
+	py := python3(t)
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := filepath.Glob(filepath.Join(root, "records", "[0-9][0-9]-*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 5 {
+		t.Fatalf("found %d record files in records/, want 5: %v", len(want), want)
+	}
+	out := t.TempDir()
+	cmd := exec.Command(py, "-B", filepath.Join("ports", "python", "records.py"), "--root", root, out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("records.py: %v\n%s", err, b)
+	}
+	got, err := filepath.Glob(filepath.Join(out, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Errorf("records.py wrote %d files, want %d", len(got), len(want))
+	}
+	for _, w := range want {
+		name := filepath.Base(w)
+		wantData, err := os.ReadFile(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotData, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Errorf("records.py did not write %s: %v", name, err)
+			continue
+		}
+		if !bytes.Equal(gotData, wantData) {
+			t.Errorf("%s: the Python port's bytes differ from records/%s\n--- want\n%s\n--- got\n%s", name, name, wantData, gotData)
+		}
+	}
+}
+
 // brokenRow matches a row of the broken ports' table: the port's file name in
 // the first column and the catching case ids, in backquotes, in the last.
 var brokenRow = regexp.MustCompile("^\\| `([a-z0-9_]+\\.py)` \\|.*\\| ([^|]*) \\|$")
