@@ -1,18 +1,34 @@
-# Thin wrappers: the truth lives in Go code and tests.
-GO ?= go
+# Thin wrappers: the truth lives in Go code and tests. Run `make help`.
+GO      ?= go
+VERSION := $(shell cat VERSION)
 
-.PHONY: test build bench fuzz
-test: ## vet, gofmt and every test with the race detector
+.PHONY: help test build records conform browsertest bench fuzz
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+test: ## gofmt, vet and every test with the race detector (the README's test command)
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
-build:
+build: ## build bin/catalogkit
 	$(GO) build -o bin/catalogkit ./cmd/catalogkit
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
+records: ## regenerate records/: the five records and index.html
+	$(GO) run ./cmd/catalogkit records
 
-fuzz:
+conform: build ## the 21 cases: in-process, over stdio with catalogkit port, and with the Python port
+	bin/catalogkit conform
+	bin/catalogkit conform -- bin/catalogkit port
+	bin/catalogkit conform -- python3 conformance/ports/python/catalog_port.py
+
+browsertest: ## the records page in headless Chromium; screenshots in $$CATALOGKIT_ARTIFACTS
+	CI=true $(GO) test -count=1 -v ./internal/browsertest/
+
+bench: ## benchmarks: the contract at its maxima, the stdio protocol
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
+	$(GO) test -run '^$$' -bench BenchmarkStdio -benchtime 20x -count 6 ./cmd/catalogkit/
+
+fuzz: ## fuzz the contract for a minute
 	$(GO) test -run '^$$' -fuzz FuzzContract -fuzztime 60s ./catalog/
