@@ -49,7 +49,7 @@ func python(t *testing.T) string {
 func redump(t *testing.T, files []string) map[string][]byte {
 	t.Helper()
 	out := t.TempDir()
-	cmd := exec.Command(python(t), append([]string{"-I", "-c", pythonRedump, out}, files...)...)
+	cmd := exec.Command(python(t), append([]string{"-I", "-B", "-c", pythonRedump, out}, files...)...)
 	cmd.Env = append(os.Environ(), "PYTHONUTF8=1")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("python3: %v\n%s", err, b)
@@ -230,7 +230,7 @@ func TestPythonPortRegeneratesRecords(t *testing.T) {
 	py := python(t)
 	set := generate(t)
 	out := t.TempDir()
-	cmd := exec.Command(py, "-I", filepath.Join("testdata", "regenerate.py"), "..", pythonPort, out)
+	cmd := exec.Command(py, "-I", "-B", filepath.Join("testdata", "regenerate.py"), "..", pythonPort, out)
 	cmd.Env = append(os.Environ(), "PYTHONUTF8=1", "PYTHONDONTWRITEBYTECODE=1")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("python3 testdata/regenerate.py: %v\n%s", err, b)
