@@ -6,8 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // mustJSON parses JSON text that the test itself wrote.
@@ -285,11 +283,11 @@ func TestDiscover(t *testing.T) {
 			if codeOf(t, err) != tt.wantCode {
 				t.Fatalf("code %q, want %q (%s): %v", codeOf(t, err), tt.wantCode, tt.reason, err)
 			}
-			if diff := cmp.Diff(got, fnGot); diff != "" || codeOf(t, fnErr) != codeOf(t, err) {
+			if diff := diff(got, fnGot); diff != "" || codeOf(t, fnErr) != codeOf(t, err) {
 				t.Errorf("function-level form differs from compiled (-compiled +function): %s; errors %v vs %v", diff, err, fnErr)
 			}
 			if tt.wantCode == "" {
-				if diff := cmp.Diff(tt.want, names(got)); diff != "" {
+				if diff := diff(tt.want, names(got)); diff != "" {
 					t.Errorf("names (-want +got) (%s):\n%s", tt.reason, diff)
 				}
 			}
@@ -317,7 +315,7 @@ func TestDescriptionJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := got[0].MarshalJSON()
-		if diff := cmp.Diff(tt.want, string(b)); diff != "" {
+		if diff := diff(tt.want, string(b)); diff != "" {
 			t.Errorf("%s (-want +got) (%s):\n%s", tt.name, tt.reason, diff)
 		}
 	}
@@ -330,7 +328,7 @@ func TestDescriptionJSON(t *testing.T) {
 	got, _ := empty.Discover("f")
 	b, _ := got[0].MarshalJSON()
 	want := `{"name":"x","family":"f","effect":"change","inputSchema":{"type":"object","properties":{},"required":[],"additionalProperties":false},"executes":false}`
-	if diff := cmp.Diff(want, string(b)); diff != "" {
+	if diff := diff(want, string(b)); diff != "" {
 		t.Errorf("empty tool (-want +got):\n%s", diff)
 	}
 }
@@ -407,7 +405,7 @@ func TestValidateArguments(t *testing.T) {
 			want := `{"name":"` + tt.tool + `","arguments":` + args.String() + `,"shape_valid":true,"authorized":false,"executed":false}`
 			for _, res := range []*Validation{got, fnGot} {
 				b, _ := res.MarshalJSON()
-				if diff := cmp.Diff(want, string(b)); diff != "" {
+				if diff := diff(want, string(b)); diff != "" {
 					t.Errorf("result (-want +got):\n%s", diff)
 				}
 			}
@@ -461,7 +459,7 @@ func TestArgumentsEchoedExactly(t *testing.T) {
 	}
 	b, _ := res.MarshalJSON()
 	want := `{"name":"key.press","arguments":{"repeat":-0,"key":"<Enter> & \"more\"` + "\u2028" + `"},"shape_valid":true,"authorized":false,"executed":false}`
-	if diff := cmp.Diff(want, string(b)); diff != "" {
+	if diff := diff(want, string(b)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -502,7 +500,7 @@ func TestResultsAreFresh(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, again); diff != "" {
+		if diff := diff(want, again); diff != "" {
 			t.Errorf("%s: a later result changed after mutating an earlier one (-want +got):\n%s", name, diff)
 		}
 	}

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // FuzzContract feeds arbitrary catalog and arguments bytes through both forms
@@ -64,7 +62,7 @@ func FuzzContract(f *testing.F) {
 		if codeOf(t, err) != codeOf(t, fnErr) || pathOf(err) != pathOf(fnErr) {
 			t.Fatalf("compiled error %v, function-level error %v", err, fnErr)
 		}
-		if diff := cmp.Diff(descs, fnDescs); err == nil && diff != "" {
+		if diff := diff(descs, fnDescs); err == nil && diff != "" {
 			t.Fatalf("compiled and function-level results differ (-compiled +function):\n%s", diff)
 		}
 		args, err := ParseJSON([]byte(argsText))

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestParseJSONRejects(t *testing.T) {
@@ -67,7 +65,7 @@ func TestParseJSONRejects(t *testing.T) {
 			}
 			got := []any{e.Code, e.Offset, e.Path}
 			want := []any{InvalidJSON, tt.wantOffset, tt.wantPath}
-			if diff := cmp.Diff(want, got); diff != "" {
+			if diff := diff(want, got); diff != "" {
 				t.Errorf("ParseJSON(%q) (%s): code, offset, path (-want +got):\n%s\nerror: %v", tt.input, tt.reason, diff, err)
 			}
 		})
@@ -113,7 +111,7 @@ func TestParseJSONAccepts(t *testing.T) {
 			t.Errorf("ParseJSON(%q): %v (%s)", tt.input, err, tt.reason)
 			continue
 		}
-		if diff := cmp.Diff(tt.want, v.String()); diff != "" {
+		if diff := diff(tt.want, v.String()); diff != "" {
 			t.Errorf("ParseJSON(%q) (%s) (-want +got):\n%s", tt.input, tt.reason, diff)
 		}
 	}

@@ -130,9 +130,9 @@ func TestServe(t *testing.T) {
 // only the standard library and packages of this module: an extracted
 // release runs go test ./conformance/... offline with an empty module cache,
 // which works only for such packages. It reads the import lines of every .go
-// file (whatever its build tags) and follows the module's own imports. (The
-// catalog package's own tests may use other modules: go test
-// ./conformance/... never builds them.)
+// file (whatever its build tags) and follows the module's own imports. The
+// catalog and records packages are checked with their tests too: the release
+// verifier re-runs those offline as well.
 func TestStandardLibraryOnly(t *testing.T) {
 	const module = "github.com/catalogkit/catalogkit"
 	root, err := filepath.Abs("..")
@@ -140,8 +140,8 @@ func TestStandardLibraryOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
-	queue := []string{"conformance", "catalog"}
-	withTests := map[string]bool{"conformance": true}
+	queue := []string{"conformance", "catalog", "records"}
+	withTests := map[string]bool{"conformance": true, "catalog": true, "records": true}
 	// Subpackages of conformance, if any, are covered too.
 	filepath.WalkDir(filepath.Join(root, "conformance"), func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() && path != filepath.Join(root, "conformance") && d.Name() != "testdata" {
@@ -181,8 +181,8 @@ func TestStandardLibraryOnly(t *testing.T) {
 			}
 		}
 	}
-	if checked == 0 || !seen["catalog"] {
-		t.Fatalf("checked %d files, want the conformance and catalog packages", checked)
+	if checked == 0 || !seen["catalog"] || !seen["records"] {
+		t.Fatalf("checked %d files, want the conformance, catalog and records packages", checked)
 	}
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("no go.mod at %s: %v", root, err)
