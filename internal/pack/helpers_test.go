@@ -212,3 +212,5 @@ func needTool(t *testing.T, name string) string {
 	}
 	return p
 }
+
+func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
