@@ -53,11 +53,12 @@ func TestReproducible(t *testing.T) {
 	want, _ := packBytes(t, base, Options{Concurrency: 8})
 
 	tests := []struct {
-		name   string
-		reason string
-		layout layout
-		opts   Options
-		setup  func(t *testing.T) // changes process state for one run; restores with t.Cleanup
+		name     string
+		reason   string
+		layout   layout
+		opts     Options
+		setup    func(t *testing.T) // changes process state for one run; restores with t.Cleanup
+		relative bool               // pack by a relative path from another working directory
 	}{
 		{
 			name:   "same tree again",
@@ -85,6 +86,12 @@ func TestReproducible(t *testing.T) {
 			},
 		},
 		{
+			name:     "relative path",
+			reason:   "the working directory and the spelling of dir must not matter",
+			layout:   hostile,
+			relative: true,
+		},
+		{
 			name:   "many workers",
 			reason: "more workers than files, under GOMAXPROCS 8",
 			layout: hostile,
@@ -102,6 +109,10 @@ func TestReproducible(t *testing.T) {
 			}
 			dir := filepath.Join(t.TempDir(), "deeper", fmt.Sprint("path", i), "b")
 			writeTree(t, dir, sampleTree(), tt.layout)
+			if tt.relative {
+				t.Chdir(filepath.Dir(dir))
+				dir = filepath.Base(dir)
+			}
 			got, _ := packBytes(t, dir, tt.opts)
 			if !bytes.Equal(got, want) {
 				t.Errorf("archive bytes differ (%s); (-want +got):\n%s", tt.reason, cmp.Diff(summarize(want), summarize(got)))
