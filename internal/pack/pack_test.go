@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"syscall"
@@ -427,5 +428,19 @@ func TestCompressVersionMatchesGoMod(t *testing.T) {
 	}
 	if got != CompressVersion {
 		t.Errorf("go.mod requires %s %q, CompressVersion is %q: update the constant (and the manifest format docs)", CompressModule, got, CompressVersion)
+	}
+	// The module actually linked into this binary, where the build records it.
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range bi.Deps {
+			if dep.Path != CompressModule {
+				continue
+			}
+			if dep.Replace != nil {
+				t.Errorf("%s is replaced by %s %s: the manifest would name the wrong compressor", CompressModule, dep.Replace.Path, dep.Replace.Version)
+			}
+			if dep.Version != CompressVersion {
+				t.Errorf("linked %s is %s, CompressVersion is %s", CompressModule, dep.Version, CompressVersion)
+			}
+		}
 	}
 }
