@@ -177,7 +177,9 @@ type entry struct {
 // Build over [Select]; Build alone serves trees that are not catalogkit
 // releases, such as the benchmark's. Files are read and compressed in
 // parallel and written in order, so the bytes are the same for any
-// Concurrency.
+// Concurrency. The manifest, which sorts before most entries, needs every
+// file's hash, so Build holds the compressed entries in memory until it
+// writes them (about 37 MB for the 129 MB benchmark tree).
 func Build(dir, version string, files []File, w io.Writer, opts Options) (*Result, error) {
 	if err := CheckVersion(version); err != nil {
 		return nil, err
