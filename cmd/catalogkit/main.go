@@ -28,6 +28,7 @@ var commands = []command{
 	{"records", "write the five example records, or --check them against a fresh run", runRecords},
 	{"conform", "run the conformance cases against the Go implementation or a port", runConform},
 	{"port", "answer the conformance protocol on stdin/stdout with the Go implementation", runPort},
+	{"pack", "build the deterministic release ZIP, its manifest and SHA256SUMS", runPack},
 }
 
 func main() { os.Exit(Main()) }
