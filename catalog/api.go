@@ -200,20 +200,20 @@ func toolMatches(tool *Value, family string, name Value) bool {
 // [Catalog.ValidateArguments] returns. A name that is Absent or not a string
 // is [InvalidLabel].
 func ValidateArguments(catalog, name, arguments Value) (*Validation, error) {
-	if err := checkCatalog(catalog); err != nil {
+	names, err := indexCatalog(catalog)
+	if err != nil {
 		return nil, err
 	}
 	if !isLabelValue(&name) {
 		return nil, labelError("name", "tool name", name)
 	}
-	for i := range catalog.members {
-		if toolMatches(&catalog.members[i].val, all, name) {
-			d := describe(&catalog.members[i].val)
-			if err := newShape(&d.InputSchema).check(arguments); err != nil {
-				return nil, err
-			}
-			return &Validation{Name: name.text, Arguments: arguments}, nil
-		}
+	i, ok := names[name.text]
+	if !ok || !toolMatches(&catalog.members[i].val, all, name) {
+		return nil, notAvailable(all, name.text)
 	}
-	return nil, notAvailable(all, name.text)
+	d := describe(&catalog.members[i].val)
+	if err := newShape(&d.InputSchema).check(arguments); err != nil {
+		return nil, err
+	}
+	return &Validation{Name: name.text, Arguments: arguments}, nil
 }

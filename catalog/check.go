@@ -33,6 +33,45 @@ func IsLabel(s string) bool {
 	return true
 }
 
+// keyTag names the object keys the contract knows. The parser tags every
+// member value with its key's tag, so that checking a key set never reads
+// the key's bytes again: a catalog walk touches less memory.
+type keyTag uint8
+
+const (
+	tagOther keyTag = iota
+	tagName
+	tagFamily
+	tagEffect
+	tagEnabled
+	tagFields
+	tagType
+	tagRequired
+	tagMaxLength
+)
+
+func tagOf(key string) keyTag {
+	switch key {
+	case "name":
+		return tagName
+	case "family":
+		return tagFamily
+	case "effect":
+		return tagEffect
+	case "enabled":
+		return tagEnabled
+	case "fields":
+		return tagFields
+	case "type":
+		return tagType
+	case "required":
+		return tagRequired
+	case "max_length":
+		return tagMaxLength
+	}
+	return tagOther
+}
+
 // toolParts is a tool definition split into its five values.
 type toolParts struct {
 	name, family, effect, enabled, fields *Value
@@ -47,16 +86,16 @@ func splitTool(v *Value) (t toolParts, ok bool) {
 	for i := range v.members {
 		m := &v.members[i]
 		var slot **Value
-		switch m.key {
-		case "name":
+		switch m.val.tag {
+		case tagName:
 			slot = &t.name
-		case "family":
+		case tagFamily:
 			slot = &t.family
-		case "effect":
+		case tagEffect:
 			slot = &t.effect
-		case "enabled":
+		case tagEnabled:
 			slot = &t.enabled
-		case "fields":
+		case tagFields:
 			slot = &t.fields
 		default:
 			return t, false
@@ -83,12 +122,12 @@ func splitSpec(v *Value) (s specParts, ok bool) {
 	for i := range v.members {
 		m := &v.members[i]
 		var slot **Value
-		switch m.key {
-		case "type":
+		switch m.val.tag {
+		case tagType:
 			slot = &s.typ
-		case "required":
+		case tagRequired:
 			slot = &s.required
-		case "max_length":
+		case tagMaxLength:
 			slot = &s.maxLength
 		default:
 			return s, false
@@ -104,19 +143,26 @@ func splitSpec(v *Value) (s specParts, ok bool) {
 // checkCatalog validates a whole catalog in the contract's order; the first
 // failing check decides the error.
 func checkCatalog(cat Value) error {
+	_, err := indexCatalog(cat)
+	return err
+}
+
+// indexCatalog validates a whole catalog like checkCatalog and returns the
+// index in the catalog of each tool name.
+func indexCatalog(cat Value) (map[string]int, error) {
 	if cat.kind != Array {
-		return errorf(InvalidCatalog, "$", "catalog is a JSON %s, want an array of tool definitions", cat.kind)
+		return nil, errorf(InvalidCatalog, "$", "catalog is a JSON %s, want an array of tool definitions", cat.kind)
 	}
 	if len(cat.members) > MaxTools {
-		return errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", len(cat.members), MaxTools)
+		return nil, errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", len(cat.members), MaxTools)
 	}
-	names := make(map[string]struct{}, len(cat.members))
+	names := make(map[string]int, len(cat.members))
 	for i := range cat.members {
 		if err := checkTool(i, &cat.members[i].val, names); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return names, nil
 }
 
 func toolPath(i int) string { return "$[" + strconv.Itoa(i) + "]" }
@@ -132,7 +178,7 @@ func fieldPath(i int, key, suffix string) string {
 	return b.String()
 }
 
-func checkTool(i int, tool *Value, names map[string]struct{}) error {
+func checkTool(i int, tool *Value, names map[string]int) error {
 	t, ok := splitTool(tool)
 	if !ok {
 		if tool.kind != Object {
@@ -150,7 +196,7 @@ func checkTool(i int, tool *Value, names map[string]struct{}) error {
 	if _, dup := names[name.text]; dup {
 		return errorf(DuplicateTool, toolPath(i)+".name", "tool name %q is already used by an earlier tool", name.text)
 	}
-	names[name.text] = struct{}{}
+	names[name.text] = i
 	if effect.kind != String || effect.text != "read" && effect.text != "change" {
 		return errorf(InvalidMetadata, toolPath(i)+".effect", "effect is %s, want \"read\" or \"change\"", brief(*effect))
 	}

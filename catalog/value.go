@@ -38,6 +38,7 @@ func (k Kind) String() string {
 type Value struct {
 	kind    Kind
 	b       bool
+	tag     keyTag   // the contract key this value is the member of, if any (set by the parser)
 	text    string   // String: the content; Number: the literal
 	members []member // Object: members in document order, keys unique; Array: elements, keys empty
 }
