@@ -1,0 +1,347 @@
+package pack
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSelectExclusions checks that litter is left out and everything else is
+// selected, with sizes and modes.
+func TestSelectExclusions(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, sampleTree(), hostile)
+	got, err := Select(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []File
+	for _, f := range sampleTree() {
+		mode := fs0644
+		if f.exec {
+			mode = fs0755
+		}
+		want = append(want, File{Path: f.path, Size: int64(len(f.data)), Mode: mode})
+	}
+	sortFiles(want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Select (-want +got):\n%s", diff)
+	}
+	for _, l := range litter {
+		if rule := ExclusionRule(dir, l.path); rule == "" {
+			t.Errorf("ExclusionRule(%q) = \"\", want a rule", l.path)
+		}
+	}
+	for _, f := range sampleTree() {
+		if rule := ExclusionRule(dir, f.path); rule != "" {
+			t.Errorf("ExclusionRule(%q) = %q, want \"\" (selected)", f.path, rule)
+		}
+	}
+}
+
+// TestRefusals checks every refusal kind on a real directory.
+func TestRefusals(t *testing.T) {
+	tests := []struct {
+		name   string
+		reason string
+		setup  func(t *testing.T, dir string) // adds the bad entry to a good tree
+		want   []PathError
+	}{
+		{
+			name:   "symlink to a file",
+			reason: "a link's target could be anything; links are never followed",
+			setup:  func(t *testing.T, dir string) { symlink(t, "catalog.go", filepath.Join(dir, "catalog/link.go")) },
+			want:   []PathError{{"catalog/link.go", ReasonSymlink}},
+		},
+		{
+			name:   "symlink to a directory",
+			reason: "the walk must not descend into a linked directory",
+			setup:  func(t *testing.T, dir string) { symlink(t, "../conformance", filepath.Join(dir, "catalog/linkdir")) },
+			want:   []PathError{{"catalog/linkdir", ReasonSymlink}},
+		},
+		{
+			name:   "allowlisted top-level entry is a symlink",
+			reason: "the allowlist names entries, it does not make links safe",
+			setup: func(t *testing.T, dir string) {
+				os.Remove(filepath.Join(dir, "README.md"))
+				symlink(t, "go.mod", filepath.Join(dir, "README.md"))
+			},
+			want: []PathError{{"README.md", ReasonSymlink}},
+		},
+		{
+			name:   "named pipe",
+			reason: "only regular files are packed",
+			setup: func(t *testing.T, dir string) {
+				if err := syscall.Mkfifo(filepath.Join(dir, "internal/fifo"), 0o644); err != nil {
+					t.Skipf("SKIPPED: cannot make a fifo here: %v", err)
+				}
+			},
+			want: []PathError{{"internal/fifo", ReasonNotRegular}},
+		},
+		{
+			name:   "non-UTF-8 name",
+			reason: "the UTF-8 flag is set on every entry",
+			setup:  func(t *testing.T, dir string) { touch(t, dir, "records/bad\xff.json") },
+			want:   []PathError{{"records/bad\xff.json", ReasonNotUTF8}},
+		},
+		{
+			name:   "newline in a name",
+			reason: "sha256sum would escape it",
+			setup:  func(t *testing.T, dir string) { touch(t, dir, "testdata/two\nlines") },
+			want:   []PathError{{"testdata/two\nlines", ReasonEscape}},
+		},
+		{
+			name:   "backslash in a name",
+			reason: "sha256sum would escape it, and Windows reads it as a separator",
+			setup:  func(t *testing.T, dir string) { touch(t, dir, `testdata/back\slash`) },
+			want:   []PathError{{`testdata/back\slash`, ReasonEscape}},
+		},
+		{
+			name:   "control character in a name",
+			reason: "control characters need escaping",
+			setup:  func(t *testing.T, dir string) { touch(t, dir, "testdata/bell\x07") },
+			want:   []PathError{{"testdata/bell\x07", ReasonEscape}},
+		},
+		{
+			name:   "case-fold collision",
+			reason: "the two files would be one on macOS and Windows",
+			setup:  func(t *testing.T, dir string) { touch(t, dir, "catalog/Catalog.go") },
+			want: []PathError{
+				{"catalog/Catalog.go", ReasonFoldConflict + ` "catalog/catalog.go"`},
+				{"catalog/catalog.go", ReasonFoldConflict + ` "catalog/Catalog.go"`},
+			},
+		},
+		{
+			name:   "case-fold collision between a file and a directory",
+			reason: "catalog/X and catalog/x/ cannot both exist on a case-insensitive system",
+			setup: func(t *testing.T, dir string) {
+				touch(t, dir, "internal/Big")
+			},
+			want: []PathError{
+				{"internal/Big", ReasonFoldConflict + ` "internal/big/"`},
+				{"internal/big/", ReasonFoldConflict + ` "internal/Big"`},
+			},
+		},
+		{
+			name:   "Windows device name",
+			reason: "CON, AUX, NUL... cannot be created on Windows, with any extension",
+			setup:  func(t *testing.T, dir string) { touch(t, dir, "internal/aux.go") },
+			want:   []PathError{{"internal/aux.go", ReasonWindows + `: "aux.go" is a reserved device name`}},
+		},
+		{
+			name:   "Windows forbidden character",
+			reason: "a colon names an alternate data stream on Windows",
+			setup:  func(t *testing.T, dir string) { touch(t, dir, "testdata/a:b") },
+			want:   []PathError{{"testdata/a:b", ReasonWindows + `: "a:b" contains ":"`}},
+		},
+		{
+			name:   "trailing dot",
+			reason: "Windows strips it, so two names could become one",
+			setup:  func(t *testing.T, dir string) { touch(t, dir, "testdata/x.") },
+			want:   []PathError{{"testdata/x.", ReasonWindows + `: "x." ends in a dot or a space`}},
+		},
+		{
+			name:   "file of 4 GiB",
+			reason: "the packager never writes ZIP64 (a sparse file, nothing is read)",
+			setup: func(t *testing.T, dir string) {
+				name := filepath.Join(dir, "testdata/huge.bin")
+				touch(t, dir, "testdata/huge.bin")
+				if err := os.Truncate(name, maxSize); err != nil {
+					t.Skipf("SKIPPED: cannot make a sparse file here: %v", err)
+				}
+			},
+			want: []PathError{{"testdata/huge.bin", ReasonTooLarge}},
+		},
+		{
+			name:   "missing VERSION",
+			reason: "the version names the top folder",
+			setup:  func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "VERSION")) },
+			want:   []PathError{{"VERSION", "required file is missing or not a regular file"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, sampleTree(), plain)
+			tt.setup(t, dir)
+			_, err := Select(dir)
+			var se *SelectError
+			if !errors.As(err, &se) {
+				t.Fatalf("Select: got %v, want a *SelectError (%s)", err, tt.reason)
+			}
+			if diff := cmp.Diff(tt.want, se.Problems); diff != "" {
+				t.Errorf("problems (%s) (-want +got):\n%s", tt.reason, diff)
+			}
+		})
+	}
+}
+
+// TestRefusalsAll checks that one error lists every bad file, and that
+// WriteRelease then writes nothing.
+func TestRefusalsAll(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, sampleTree(), plain)
+	symlink(t, "catalog.go", filepath.Join(dir, "catalog/link.go"))
+	touch(t, dir, "testdata/two\nlines")
+	touch(t, dir, "internal/CON")
+	touch(t, dir, "records/NAÏVE CAFÉ.json")
+	touch(t, dir, "cmd/bad\xfe")
+
+	out := filepath.Join(t.TempDir(), "dist")
+	_, err := WriteRelease(dir, out, Options{})
+	var se *SelectError
+	if !errors.As(err, &se) {
+		t.Fatalf("WriteRelease: got %v, want a *SelectError", err)
+	}
+	var got []string
+	for _, p := range se.Problems {
+		got = append(got, p.Path)
+	}
+	want := []string{"catalog/link.go", "cmd/bad\xfe", "internal/CON", "records/NAÏVE CAFÉ.json", "records/naïve café.json", "testdata/two\nlines"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("refused paths (-want +got):\n%s", diff)
+	}
+	for _, p := range want {
+		if !strings.Contains(err.Error(), strings.TrimPrefix(strings.TrimSuffix(strconvQuote(p), `"`), `"`)) {
+			t.Errorf("error message does not name %q:\n%v", p, err)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a refused release created %s (err %v)", out, err)
+	}
+}
+
+// TestCheckPaths covers the path rules that a real directory cannot show.
+func TestCheckPaths(t *testing.T) {
+	tests := []struct {
+		name   string
+		reason string
+		paths  []string
+		want   []PathError
+	}{
+		{"clean", "ordinary paths pass", []string{"a/b.go", "a/c/d.txt", "README.md", "x y/z"}, nil},
+		{"empty", "an empty path names nothing", []string{""}, []PathError{{"", ReasonUnclean}}},
+		{"absolute", "absolute paths escape the top folder", []string{"/etc/passwd"}, []PathError{{"/etc/passwd", ReasonUnclean}}},
+		{"dot-dot", "traversal", []string{"../x", "a/../../x"}, []PathError{{"../x", ReasonUnclean}, {"a/../../x", ReasonUnclean}}},
+		{"dot element", "not clean", []string{"./a", "a/./b"}, []PathError{{"./a", ReasonUnclean}, {"a/./b", ReasonUnclean}}},
+		{"double slash and trailing slash", "not clean", []string{"a//b", "a/"}, []PathError{{"a//b", ReasonUnclean}, {"a/", ReasonUnclean}}},
+		{"file and directory", "a path cannot be both", []string{"a", "a/b"}, []PathError{{"a", ReasonFileDir}}},
+		{"listed twice", "one entry per path", []string{"a", "a"}, []PathError{{"a", "path is listed more than once"}}},
+		{"fold of directories", "A/x and a/y put two directories in one on Windows", []string{"A/x", "a/y"},
+			[]PathError{{"A/", ReasonFoldConflict + ` "a/"`}, {"a/", ReasonFoldConflict + ` "A/"`}}},
+		{"unicode fold", "K (Kelvin sign) folds to k", []string{"\u212a", "k"},
+			[]PathError{{"k", ReasonFoldConflict + " \"\u212a\""}, {"\u212a", ReasonFoldConflict + ` "k"`}}},
+		{"manifest name", "the manifest is generated", []string{"MANIFEST.sha256", "sub/MANIFEST.sha256"}, []PathError{{"MANIFEST.sha256", ReasonManifestName}}},
+		{"manifest name in another case", "it would collide on extraction", []string{"manifest.SHA256"}, []PathError{{"manifest.SHA256", ReasonManifestName}}},
+		{"reserved with extension and case", "Windows ignores the extension", []string{"a/Nul.tar.gz", "lpt1", "COM¹.txt", "console"},
+			[]PathError{
+				{"a/Nul.tar.gz", ReasonWindows + `: "Nul.tar.gz" is a reserved device name`},
+				{"lpt1", ReasonWindows + `: "lpt1" is a reserved device name`},
+				{"COM¹.txt", ReasonWindows + `: "COM¹.txt" is a reserved device name`},
+			}},
+		{"trailing space", "Windows strips it", []string{"a /b"}, []PathError{{"a /b", ReasonWindows + `: "a " ends in a dot or a space`}}},
+		{"DEL and C1 controls", "need escaping", []string{"a\x7f", "b\u0085"}, []PathError{{"a\x7f", ReasonEscape}, {"b\u0085", ReasonEscape}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := CheckPaths(tt.paths)
+			sort.SliceStable(got, func(i, j int) bool { return got[i].Path < got[j].Path })
+			sort.SliceStable(tt.want, func(i, j int) bool { return tt.want[i].Path < tt.want[j].Path })
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("CheckPaths(%q) (%s) (-want +got):\n%s", tt.paths, tt.reason, diff)
+			}
+		})
+	}
+}
+
+// TestSelectCoversGitFiles proves the selection over this repository: every
+// file git tracks is either selected or left out by a documented rule, so a
+// new top-level file cannot silently go missing from releases.
+func TestSelectCoversGitFiles(t *testing.T) {
+	root := repoRoot(t)
+	git, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("git is not installed: the selection cannot be checked against the tracked files")
+		}
+		t.Skip("SKIPPED: git is not installed, so the selection was NOT checked against the tracked files")
+	}
+	cmd := exec.Command(git, "-C", root, "ls-files", "-z")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("git ls-files: %v\n%s", err, stderr.Bytes())
+		}
+		t.Skipf("SKIPPED: %s is not a git work tree (%v), so the selection was NOT checked against the tracked files", root, err)
+	}
+	files, err := Select(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	selected := make(map[string]bool)
+	for _, f := range files {
+		selected[f.Path] = true
+	}
+	tracked := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	excludedBy := make(map[string][]string)
+	for _, p := range tracked {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); err != nil {
+			continue // deleted in the work tree, not yet committed
+		}
+		rule := ExclusionRule(root, p)
+		switch {
+		case selected[p] && rule != "":
+			t.Errorf("%q is selected but ExclusionRule says %q", p, rule)
+		case !selected[p] && rule == "":
+			t.Errorf("%q is tracked by git but neither selected nor excluded by a documented rule", p)
+		case !selected[p]:
+			excludedBy[rule] = append(excludedBy[rule], p)
+		}
+		if rule == "not-allowlisted" {
+			top, _, _ := strings.Cut(p, "/")
+			if !documentedTop[top] {
+				t.Errorf("tracked top-level entry %q is not in Allowlist: add it there or to documentedTop (and dist/README.md) with the reason it stays out", top)
+			}
+		}
+	}
+	for rule, ps := range excludedBy {
+		t.Logf("left out by %s: %q", rule, ps)
+	}
+	t.Logf("%d tracked files, %d selected", len(tracked), len(files))
+}
+
+// documentedTop lists the tracked top-level entries that dist/README.md
+// documents as left out of releases.
+var documentedTop = map[string]bool{
+	".ci":        true, // CI script: installs tools and runs the full test suite with network access
+	".gitignore": true, // repository metadata
+	".github":    true, // repository metadata
+}
+
+func symlink(t *testing.T, target, name string) {
+	t.Helper()
+	if err := os.Symlink(target, name); err != nil {
+		t.Skipf("SKIPPED: cannot make a symlink here: %v", err)
+	}
+}
+
+func touch(t *testing.T, dir, rel string) {
+	t.Helper()
+	name := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(rel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
