@@ -32,7 +32,7 @@ type hostile struct {
 
 func mut(f func(a *zarc)) func(string) []byte {
 	return func(string) []byte {
-		a := canonical(goodFiles())
+		a := canonical()
 		f(a)
 		return a.bytes()
 	}
@@ -90,9 +90,9 @@ func hostileCorpus() []hostile {
 		{name: "not-a-zip", reason: "a text file has no end record",
 			build: func(string) []byte { return []byte(strings.Repeat("this is not a zip archive\n", 10)) }, wantStep: StepParse, wantCode: CodeNotZip},
 		{name: "truncated", reason: "cut in the middle: local headers but no end record",
-			build: func(sb string) []byte { b := canonical(goodFiles()).bytes(); return b[:len(b)/2] }, wantStep: StepParse, wantCode: CodeTruncated},
+			build: func(sb string) []byte { b := canonical().bytes(); return b[:len(b)/2] }, wantStep: StepParse, wantCode: CodeTruncated},
 		{name: "truncated-end-record", reason: "the end record's last byte is missing",
-			build: func(sb string) []byte { b := canonical(goodFiles()).bytes(); return b[:len(b)-1] }, wantStep: StepParse, wantCode: CodeTruncated},
+			build: func(sb string) []byte { b := canonical().bytes(); return b[:len(b)-1] }, wantStep: StepParse, wantCode: CodeTruncated},
 		{name: "prepended-bytes", reason: "a stub before the first entry, offsets adjusted as in a self-extracting archive",
 			build: mut(func(a *zarc) { a.prefix, a.fixOffsets = []byte("#!/bin/sh\nexit 0\n"), true }), wantStep: StepParse, wantCode: CodePrepended},
 		{name: "prepended-bytes-unadjusted", reason: "a stub before the first entry, offsets not adjusted (readers that search for the end record accept it)",
@@ -180,7 +180,7 @@ func hostileCorpus() []hostile {
 			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/a/../../../evil") }), wantStep: StepExtract, wantCode: CodeTraversal},
 		{name: "absolute-path", reason: "an absolute name would be written anywhere",
 			build: func(sb string) []byte {
-				a := canonical(goodFiles())
+				a := canonical()
 				a.find("VERSION").rename(filepath.ToSlash(filepath.Join(sb, "abs-evil")))
 				return a.bytes()
 			}, wantStep: StepExtract, wantCode: CodeAbsolutePath},
@@ -255,11 +255,12 @@ func hostileCorpus() []hostile {
 			}), wantStep: StepManifest, wantCode: CodeManifestMissing},
 		{name: "manifest-crlf", reason: "a manifest with CRLF line endings",
 			build: mut(func(a *zarc) {
-				a.setManifest(bytes.ReplaceAll(manifestFor(goodFiles()), []byte("\n"), []byte("\r\n")))
+				m := a.find(ManifestName).content()
+				a.setManifest(bytes.ReplaceAll(m, []byte("\n"), []byte("\r\n")))
 			}), wantStep: StepManifest, wantCode: CodeManifestSyntax},
 		{name: "manifest-listed-twice", reason: "a path listed twice",
 			build: mut(func(a *zarc) {
-				m := manifestFor(goodFiles())
+				m := a.find(ManifestName).content()
 				last := m[bytes.LastIndexByte(m[:len(m)-1], '\n')+1:]
 				a.setManifest(append(m, last...))
 			}), wantStep: StepManifest, wantCode: CodeListedTwice},
@@ -392,7 +393,7 @@ func TestHostileCorpus(t *testing.T) {
 				os.Chtimes(sb.archive, old, old)
 			}
 			sum := sha256.Sum256(data)
-			opts := Options{SHA256: hex.EncodeToString(sum[:]), TempDir: sb.tmp, NoExec: true, Repack: testRepack}
+			opts := Options{SHA256: hex.EncodeToString(sum[:]), TempDir: sb.tmp, NoExec: true}
 			if h.opts != nil {
 				h.opts(&opts)
 			}
@@ -433,10 +434,10 @@ func text(r *Report) string {
 }
 
 func TestGoodArchive(t *testing.T) {
-	data := canonical(goodFiles()).bytes()
+	data := goodOnce()
 	sb := newSandbox(t, data)
 	sum := sha256.Sum256(data)
-	rep := Verify(context.Background(), sb.archive, Options{SHA256: hex.EncodeToString(sum[:]), TempDir: sb.tmp, NoExec: true, Repack: testRepack})
+	rep := Verify(context.Background(), sb.archive, Options{SHA256: hex.EncodeToString(sum[:]), TempDir: sb.tmp, NoExec: true})
 	if !rep.OK() {
 		t.Fatalf("good archive failed:\n%s", text(rep))
 	}

@@ -68,6 +68,7 @@ const (
 const (
 	CodeManifestMissing Code = "manifest_missing" // no catalogkit-<version>/MANIFEST.sha256
 	CodeManifestSyntax  Code = "manifest_syntax"  // a line not in sha256sum format, unsorted, CR, or bad metadata
+	CodeManifestMeta    Code = "manifest_meta"    // metadata disagrees with the file lines or the files (count, bytes, tree hash, version)
 	CodeListedTwice     Code = "listed_twice"     // a path listed more than once
 	CodeHashMismatch    Code = "hash_mismatch"    // a file whose SHA-256 is not the listed one
 	CodeMissing         Code = "missing"          // a listed file not in the archive

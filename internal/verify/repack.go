@@ -23,7 +23,8 @@ func (v *verifier) stepRepack() (string, []*Error) {
 	}
 	defer f.Close()
 	cw := &compareWriter{want: bufio.NewReaderSize(f, 256<<10), h: sha256.New(), diff: -1}
-	if err := repack(filepath.Join(v.dir, v.root), cw); err != nil {
+	res, err := repack(filepath.Join(v.dir, v.root), cw)
+	if err != nil {
 		return "", []*Error{{Code: CodeRepackFailed, Entry: v.root, Offset: -1, Detail: "the packager refused the extracted tree", Err: err}}
 	}
 	if cw.diff < 0 {
@@ -35,6 +36,8 @@ func (v *verifier) stepRepack() (string, []*Error) {
 	switch {
 	case cw.diff >= 0:
 		return "", []*Error{errAt(CodeRepackMismatch, v.entryAt(cw.diff), cw.diff, "repacking the extracted tree gives different bytes (%d bytes, archive has %d)", cw.n, v.rep.Size)}
+	case res.TreeHash != v.rep.TreeHash:
+		return "", []*Error{errf(CodeRepackMismatch, v.root, "repacked tree hash %s, manifest's %s", res.TreeHash, v.rep.TreeHash)}
 	case got != v.rep.SHA256:
 		// Same bytes as the file now, but not as hashed in step 1: the file changed.
 		return "", []*Error{errAt(CodeRepackMismatch, "", -1, "repacked sha256 %s is not the archive's %s: the archive changed during verification", got, v.rep.SHA256)}

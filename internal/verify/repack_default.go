@@ -1,11 +1,13 @@
 package verify
 
 import (
-	"errors"
 	"io"
+
+	"github.com/catalogkit/catalogkit/internal/pack"
 )
 
-// defaultRepack packs with the module's packager.
-var defaultRepack = func(dir string, w io.Writer) error {
-	return errors.New("packager not merged yet")
+// defaultRepack packs a release tree with the module's packager, as
+// catalogkit pack does.
+func defaultRepack(dir string, w io.Writer) (*pack.Result, error) {
+	return pack.Pack(dir, w, pack.Options{})
 }

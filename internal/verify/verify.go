@@ -59,7 +59,10 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/catalogkit/catalogkit/internal/pack"
 )
 
 // Options configure [Verify]. The zero value verifies with [DefaultLimits],
@@ -85,8 +88,9 @@ type Options struct {
 	Tests *TestPlan
 
 	// Repack packs the extracted tree at dir into w (step 5); nil means the
-	// packager of this module.
-	Repack func(dir string, w io.Writer) error
+	// packager of this module, [pack.Pack]. The benchmark sets it to pack a
+	// tree that is not a catalogkit release.
+	Repack func(dir string, w io.Writer) (*pack.Result, error)
 }
 
 // Status is the outcome of one step.
@@ -545,6 +549,7 @@ func (v *verifier) stepManifest() (string, []*Error) {
 	defer r.Close()
 	// The files as they are on disk, not as the archive said.
 	onDisk := map[string]fs.FileMode{}
+	sizes := map[string]int64{}
 	werr := fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -560,6 +565,7 @@ func (v *verifier) stepManifest() (string, []*Error) {
 			return fmt.Errorf("%q is not a regular file", p)
 		}
 		onDisk[p] = info.Mode().Perm()
+		sizes[p] = info.Size()
 		return nil
 	})
 	if werr != nil {
@@ -579,9 +585,14 @@ func (v *verifier) stepManifest() (string, []*Error) {
 		return "", []*Error{perr}
 	}
 	var problems []*Error
+	if m.Fields["version"] != v.rep.Version {
+		problems = append(problems, errf(CodeManifestMeta, mpath, "version %q, the top-level folder says %q", m.Fields["version"], v.rep.Version))
+	}
 	listed := map[string]bool{}
+	var total int64
 	for _, l := range m.Lines {
 		listed[l.Path] = true
+		total += sizes[l.Path]
 		mode, ok := onDisk[l.Path]
 		if !ok {
 			problems = append(problems, errf(CodeMissing, l.Path, "listed in the manifest but not in the archive"))
@@ -595,9 +606,12 @@ func (v *verifier) stepManifest() (string, []*Error) {
 		if got != l.SHA256 {
 			problems = append(problems, errf(CodeHashMismatch, l.Path, "sha256 is %s, manifest says %s", got, l.SHA256))
 		}
-		if m.Exec != nil && (mode&0o100 != 0) != m.Exec[l.Path] {
+		if (mode&0o100 != 0) != m.Exec[l.Path] {
 			problems = append(problems, errf(CodeModeMismatch, l.Path, "mode %v, manifest metadata says executable=%t", mode, m.Exec[l.Path]))
 		}
+	}
+	if total != m.Bytes {
+		problems = append(problems, errf(CodeManifestMeta, mpath, "says the files total %d bytes, they total %d", m.Bytes, total))
 	}
 	for p := range m.Exec {
 		if !listed[p] {
@@ -638,10 +652,12 @@ func hashFile(r *os.Root, name string) (string, error) {
 
 // A Manifest is a parsed MANIFEST.sha256.
 type Manifest struct {
-	Meta     []string        // the leading "#" lines, without "# "
-	Lines    []ManifestLine  // in file order (sorted by path)
-	Exec     map[string]bool // executable files named by the metadata; nil if it names none
-	TreeHash string          // "h1:" + base64 SHA-256 of the non-comment lines
+	Meta     []string          // the leading "#" lines, without "# "
+	Lines    []ManifestLine    // in file order (sorted by path)
+	Fields   map[string]string // "version" and "compressor" metadata
+	Exec     map[string]bool   // executable files named by the metadata
+	Bytes    int64             // total size of the listed files, from the metadata
+	TreeHash string            // "h1:" + base64 SHA-256 of the non-comment lines
 }
 
 // A ManifestLine is one "<sha256>  <path>" line.
@@ -660,7 +676,7 @@ func ParseManifest(data []byte) (*Manifest, *Error) {
 	if bytes.IndexByte(data, '\r') >= 0 {
 		return nil, errf(CodeManifestSyntax, "", "contains a carriage return")
 	}
-	m := &Manifest{}
+	m := &Manifest{Fields: map[string]string{}}
 	h := sha256.New()
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, MaxNameLen+128)
@@ -694,14 +710,78 @@ func ParseManifest(data []byte) (*Manifest, *Error) {
 	if err := sc.Err(); err != nil {
 		return nil, errf(CodeManifestSyntax, fmt.Sprintf("line %d", n+1), "%v", err)
 	}
-	if err := m.parseMeta(); err != nil {
+	sum := h.Sum(nil)
+	m.TreeHash = "h1:" + base64.StdEncoding.EncodeToString(sum)
+	if err := m.parseMeta(sum); err != nil {
 		return nil, err
 	}
-	m.TreeHash = "h1:" + base64.StdEncoding.EncodeToString(h.Sum(nil))
+	// The packager's own parser must agree: it accepts exactly what it writes.
+	if _, err := pack.ParseManifest(data); err != nil {
+		return nil, &Error{Code: CodeManifestSyntax, Offset: -1, Detail: "the packager rejects the manifest", Err: err}
+	}
 	return m, nil
 }
 
-// parseMeta reads the metadata lines the verifier relies on.
-func (m *Manifest) parseMeta() *Error {
+// parseMeta reads the metadata lines in the packager's format: the format
+// line, then "key: value" lines. It checks what the file lines alone
+// determine (the count and the tree hashes) and records the rest.
+func (m *Manifest) parseMeta(treeSum []byte) *Error {
+	if len(m.Meta) == 0 || m.Meta[0] != pack.ManifestFormat {
+		return errf(CodeManifestSyntax, "line 1", "want %q", "# "+pack.ManifestFormat)
+	}
+	m.Exec = map[string]bool{}
+	seen := map[string]bool{}
+	for i, line := range m.Meta[1:] {
+		k, val, ok := strings.Cut(line, ": ")
+		at := fmt.Sprintf("line %d", i+2)
+		if !ok {
+			return errf(CodeManifestSyntax, at, "metadata line %q is not %q", line, "# key: value")
+		}
+		if k == "executable" {
+			m.Exec[val] = true
+			continue
+		}
+		if seen[k] {
+			return errf(CodeManifestSyntax, at, "metadata key %q twice", k)
+		}
+		seen[k] = true
+		switch k {
+		case "version", "compressor":
+			m.Fields[k] = val
+		case "method":
+			if val != pack.MethodRule {
+				return errf(CodeManifestSyntax, at, "method rule %q, want %q", val, pack.MethodRule)
+			}
+		case "timestamp":
+			if val != pack.TimestampRule {
+				return errf(CodeManifestSyntax, at, "timestamp rule %q, want %q", val, pack.TimestampRule)
+			}
+		case "files":
+			if val != strconv.Itoa(len(m.Lines)) {
+				return errf(CodeManifestMeta, at, "says %s files, %d are listed", val, len(m.Lines))
+			}
+		case "bytes":
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil || n < 0 || strconv.FormatInt(n, 10) != val {
+				return errf(CodeManifestSyntax, at, "byte count %q", val)
+			}
+			m.Bytes = n
+		case "tree-hash":
+			if want := "h1:" + base64.StdEncoding.EncodeToString(treeSum); val != want {
+				return errf(CodeManifestMeta, at, "tree hash %s, the file lines hash to %s", val, want)
+			}
+		case "tree-sha256":
+			if want := hex.EncodeToString(treeSum); val != want {
+				return errf(CodeManifestMeta, at, "tree sha256 %s, the file lines hash to %s", val, want)
+			}
+		default:
+			return errf(CodeManifestSyntax, at, "unknown metadata key %q", k)
+		}
+	}
+	for _, k := range []string{"version", "compressor", "method", "timestamp", "files", "bytes", "tree-hash", "tree-sha256"} {
+		if !seen[k] {
+			return errf(CodeManifestSyntax, "", "no %q metadata line", k)
+		}
+	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/catalogkit/catalogkit/internal/pack"
 	"github.com/klauspost/compress/flate"
 )
 
@@ -25,18 +26,16 @@ const (
 	centralLen = 46
 	endLen     = 22
 
-	// VersionMadeBy is the fixed "version made by": Unix (3), spec 2.0.
-	VersionMadeBy = 3<<8 | 20
-	// VersionNeeded is the "version needed to extract" of every entry.
-	VersionNeeded = 20
-	// DOSTime and DOSDate encode 1980-01-01 00:00:00, the fixed timestamp.
-	DOSTime = 0
-	DOSDate = 1<<5 | 1
-	// FlagUTF8 is the only general-purpose flag the packager may set.
-	FlagUTF8 = 1 << 11
-
-	MethodStore   = 0
-	MethodDeflate = 8
+	// The packager's fixed header fields: "version made by" (Unix, 2.0),
+	// "version needed" (2.0), the timestamp 1980-01-01 00:00:00, the flags
+	// (bit 11, UTF-8, always and nothing else) and the two methods.
+	VersionMadeBy = pack.CreatorVersion
+	VersionNeeded = pack.ReaderVersion
+	DOSTime       = pack.DOSTime
+	DOSDate       = pack.DOSDate
+	FlagUTF8      = pack.Flags
+	MethodStore   = pack.MethodStore
+	MethodDeflate = pack.MethodDeflate
 
 	// MaxNameLen bounds the length of an entry name in bytes.
 	MaxNameLen = 1024
@@ -297,8 +296,8 @@ func checkFixed(e *entry, needed, dtime, ddate uint16, off int64, where string) 
 		return errAt(CodeEncrypted, e.Name, off, "%s flags %#04x mark the entry encrypted", where, e.Flags)
 	case e.Flags&(1<<3) != 0:
 		return errAt(CodeDataDescriptor, e.Name, off, "%s flags %#04x defer CRC and sizes to a data descriptor", where, e.Flags)
-	case e.Flags&^FlagUTF8 != 0:
-		return errAt(CodeFlags, e.Name, off, "%s flags %#04x, only bit 11 (utf-8) is allowed", where, e.Flags)
+	case e.Flags != FlagUTF8:
+		return errAt(CodeFlags, e.Name, off, "%s flags %#04x, want exactly %#04x (bit 11, utf-8)", where, e.Flags, FlagUTF8)
 	case e.Method != MethodStore && e.Method != MethodDeflate:
 		return errAt(CodeMethod, e.Name, off, "compression method %d, only store (0) and deflate (8) are allowed", e.Method)
 	case e.Method == MethodStore && e.CSize != e.USize:

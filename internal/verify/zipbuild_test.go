@@ -2,16 +2,16 @@ package verify
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
+	"sync"
+
+	"github.com/catalogkit/catalogkit/internal/pack"
 
 	"github.com/klauspost/compress/flate"
 )
@@ -92,29 +92,67 @@ func deflate(data []byte) []byte {
 	return b.Bytes()
 }
 
-// manifestFor returns the manifest of files in the test format.
-func manifestFor(files []tfile) []byte {
-	sorted := append([]tfile(nil), files...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].path < sorted[j].path })
+// packTree writes files into a fresh directory and packs it with the
+// packager, so that the good archive of the tests is the real format.
+func packTree(files []tfile) []byte {
+	dir, err := os.MkdirTemp("", "verify-tree-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		mode := fs.FileMode(0o644)
+		if f.exec {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, f.data, mode); err != nil {
+			panic(err)
+		}
+	}
 	var b bytes.Buffer
-	b.WriteString("# catalogkit-manifest/1\n# version: " + testVersion + "\n")
-	for _, f := range sorted {
-		sum := sha256.Sum256(f.data)
-		b.WriteString(hex.EncodeToString(sum[:]) + "  " + f.path + "\n")
+	if _, err := pack.Pack(dir, &b, pack.Options{}); err != nil {
+		panic(err)
 	}
 	return b.Bytes()
 }
 
-// canonical returns the archive of files under the top folder with a
-// generated manifest, sorted, as the packager lays it out.
-func canonical(files []tfile) *zarc {
-	all := append([]tfile{{path: ManifestName, data: manifestFor(files)}}, files...)
-	sort.Slice(all, func(i, j int) bool { return all[i].path < all[j].path })
+// fromBytes splits a canonical archive into entries that tests can mutate
+// and serialize again.
+func fromBytes(b []byte) *zarc {
+	arch, err := parseStructure(bytes.NewReader(b), int64(len(b)), DefaultLimits)
+	if err != nil {
+		panic(err)
+	}
 	a := &zarc{}
-	for _, f := range all {
-		a.ents = append(a.ents, newEntry(testRoot+"/"+f.path, f.data, f.exec))
+	for _, e := range arch.entries {
+		h := hdr{
+			madeBy: e.MadeBy, needed: VersionNeeded, flags: e.Flags, method: e.Method,
+			mtime: DOSTime, mdate: DOSDate, crc: e.CRC32, csize: uint32(e.CSize), usize: uint32(e.USize),
+			name: e.Name, eattr: e.Attrs,
+		}
+		data := append([]byte(nil), b[e.DataOffset:e.DataOffset+int64(e.CSize)]...)
+		a.ents = append(a.ents, &zent{local: h, central: h, data: data})
 	}
 	return a
+}
+
+var goodOnce = sync.OnceValue(func() []byte { return packTree(goodFiles()) })
+
+// canonical returns the good archive, split into entries.
+func canonical() *zarc { return fromBytes(goodOnce()) }
+
+// content returns the uncompressed data of e.
+func (e *zent) content() []byte {
+	if e.central.method == MethodStore {
+		return append([]byte(nil), e.data...)
+	}
+	b, err := io.ReadAll(flate.NewReader(bytes.NewReader(e.data)))
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // goodFiles is a small release-like tree.
@@ -124,7 +162,7 @@ func goodFiles() []tfile {
 		{path: "README.md", data: []byte(strings.Repeat("catalogkit is a small, exact core.\n", 40))},
 		{path: "go.mod", data: []byte("module example.com/m\n\ngo 1.26.0\n")},
 		{path: "cmd/tool/run.sh", data: []byte("#!/bin/sh\necho hi\n"), exec: true},
-		{path: "empty.txt", data: nil},
+		{path: "testdata/empty.txt", data: nil},
 		{path: "conformance/cases/a.json", data: []byte(`{"id": "a"}` + "\n")},
 	}
 }
@@ -222,42 +260,10 @@ func (a *zarc) add(name string, data []byte) *zent {
 	return e
 }
 
-// remanifest regenerates the manifest entry from the given files.
+// setManifest replaces the manifest entry's content.
 func (a *zarc) setManifest(data []byte) {
 	e := a.find(ManifestName)
 	*e = *newEntry(e.central.name, data, false)
-}
-
-// testRepack packs the tree at dir the way canonical does: every regular
-// file but the manifest, which is generated. It stands in for the packager
-// in tests that exercise the verifier's own logic.
-func testRepack(dir string, w io.Writer) error {
-	var files []tfile
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if rel == ManifestName {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		files = append(files, tfile{path: rel, data: data, exec: info.Mode()&0o100 != 0})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(canonical(files).bytes())
-	return err
 }
 
 func newBombWriter(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestSpeed) }
