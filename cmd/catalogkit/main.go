@@ -23,6 +23,7 @@ type command struct {
 
 // commands lists the subcommands in the order the usage shows them.
 var commands = []command{
+	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify},
 }
 
 func main() { os.Exit(Main()) }

@@ -54,12 +54,15 @@ func ReleaseTests() *TestPlan {
 	}
 }
 
-// testEvent is one line of go test -json (cmd/test2json).
+// testEvent is one line of go test -json (cmd/test2json, and the go
+// command's build events).
 type testEvent struct {
-	Action  string
-	Package string
-	Test    string
-	Output  string
+	Action      string
+	Package     string
+	ImportPath  string
+	Test        string
+	Output      string
+	FailedBuild string
 }
 
 func (v *verifier) stepTests() (string, []*Error) {
@@ -260,19 +263,39 @@ func checkEvents(events []testEvent, mod string, ids []string, p *TestPlan) []*E
 	casePkg := path.Join(mod, p.CasePackage)
 	final := map[[2]string]string{} // package, test -> last of pass/fail/skip
 	output := map[[2]string][]string{}
-	var errs []*Error
+	buildOut := map[string][]string{}
+	var broken []string
 	for _, e := range events {
 		k := [2]string{e.Package, e.Test}
 		switch e.Action {
 		case "pass", "fail", "skip":
 			final[k] = e.Action
+			if e.FailedBuild != "" {
+				broken = append(broken, e.FailedBuild)
+			}
 		case "output":
 			if o := output[k]; len(o) < 20 {
 				output[k] = append(o, strings.TrimRight(e.Output, "\n"))
 			}
+		case "build-output":
+			if o := buildOut[e.ImportPath]; len(o) < 20 {
+				buildOut[e.ImportPath] = append(o, strings.TrimRight(e.Output, "\n"))
+			}
 		case "build-fail":
-			errs = append(errs, errf(CodeTestsFailed, e.Package, "build failed"))
+			broken = append(broken, e.ImportPath)
 		}
+	}
+	if len(broken) > 0 {
+		// Nothing ran in a package that did not build: report that alone.
+		sort.Strings(broken)
+		var errs []*Error
+		for i, b := range broken {
+			if i > 0 && b == broken[i-1] {
+				continue
+			}
+			errs = append(errs, errf(CodeTestsFailed, b, "did not build: %s", tail(strings.Join(buildOut[b], " | "), 600)))
+		}
+		return errs
 	}
 	explain := func(k [2]string) string {
 		if o := output[k]; len(o) > 0 {
@@ -280,6 +303,7 @@ func checkEvents(events []testEvent, mod string, ids []string, p *TestPlan) []*E
 		}
 		return ""
 	}
+	var errs []*Error
 	want := map[string]bool{}
 	for _, id := range ids {
 		name := SubtestName(p.CaseTest, id)
@@ -305,26 +329,37 @@ func checkEvents(events []testEvent, mod string, ids []string, p *TestPlan) []*E
 	for _, name := range extra {
 		errs = append(errs, errf(CodeCases, name, "a subtest that is not one of the case ids ran"))
 	}
-	if k := [2]string{casePkg, p.CaseTest}; final[k] != "pass" {
-		errs = append(errs, errf(CodeTestsFailed, p.CaseTest, "top-level conformance test did not pass (%s)%s", orNone(final[k]), explain(k)))
+	covered := map[[2]string]bool{}
+	if k := [2]string{casePkg, p.CaseTest}; final[k] != "pass" && len(errs) == 0 {
+		errs = append(errs, errf(CodeTestsFailed, p.CaseTest, "conformance test did not pass (%s)%s", orNone(final[k]), explain(k)))
 	}
 	for _, t := range p.Required {
 		k := [2]string{path.Join(mod, t.Package), t.Test}
+		covered[k] = true
 		if final[k] != "pass" {
 			errs = append(errs, errf(CodeRecords, t.Package+"."+t.Test, "required test did not pass (%s)%s", orNone(final[k]), explain(k)))
 		}
 	}
-	var failed []string
+	// Any other failure: a test the plan does not name, or a package that
+	// failed with no failing test (a panic in TestMain, an os.Exit).
+	var other []string
+	failedPkg := map[string]bool{}
 	for k, a := range final {
-		if a == "fail" {
-			failed = append(failed, strings.TrimSuffix(k[0]+" "+k[1], " "))
+		if a == "fail" && k[1] != "" {
+			failedPkg[k[0]] = true
 		}
 	}
-	sort.Strings(failed)
-	for _, f := range failed {
-		if !errorsMention(errs, f) {
-			errs = append(errs, errf(CodeTestsFailed, f, "failed"))
+	for k, a := range final {
+		switch {
+		case a != "fail", covered[k], k[0] == casePkg && (k[1] == p.CaseTest || strings.HasPrefix(k[1], p.CaseTest+"/")):
+		case k[1] == "" && failedPkg[k[0]]:
+		default:
+			other = append(other, strings.TrimSpace(k[0]+" "+k[1]))
 		}
+	}
+	sort.Strings(other)
+	for _, o := range other {
+		errs = append(errs, errf(CodeTestsFailed, o, "failed"))
 	}
 	return errs
 }
@@ -334,16 +369,6 @@ func orNone(s string) string {
 		return "no result"
 	}
 	return s
-}
-
-// errorsMention reports whether an error already covers the failure named f.
-func errorsMention(errs []*Error, f string) bool {
-	for _, e := range errs {
-		if strings.HasSuffix(f, " "+e.Entry) || strings.HasSuffix(f, "/"+e.Entry) || f == e.Entry {
-			return true
-		}
-	}
-	return false
 }
 
 func tail(s string, n int) string {

@@ -267,9 +267,9 @@ func (v *verifier) run() {
 	switch {
 	case v.opts.NoExec:
 		tests.Requested = false
-		tests.Summary = "not run: --no-exec given (the archive's code was not executed)"
+		tests.Summary = "--no-exec given: the archive's code was not executed"
 	case hash.Status != Passed:
-		tests.Summary = "not run: the archive's identity was not checked, so its code was not executed; give --sha256 or --sums, or --no-exec"
+		tests.Summary = "the archive's identity was not checked, so its code was not executed; give --sha256 or --sums, or --no-exec"
 		tests.Errors = []*Error{errf(CodeNotVerified, "", "archive hash not checked")}
 	default:
 		v.step(tests, v.stepTests)
@@ -306,13 +306,13 @@ func (s *StepResult) fail(errs ...*Error) {
 func (v *verifier) skipRest(from int, why string) {
 	for _, s := range v.rep.Steps[from:] {
 		if s.Status == NotRun && s.Summary == "" {
-			s.Summary = "not run: " + why
+			s.Summary = why
 		}
 	}
 	if v.opts.NoExec {
 		t := v.rep.Steps[5]
 		t.Requested = false
-		t.Summary = "not run: --no-exec given (and " + why + ")"
+		t.Summary = "--no-exec given (and " + why + ")"
 	}
 }
 
@@ -335,7 +335,7 @@ func (v *verifier) stepHash(s *StepResult) bool {
 	v.rep.SHA256 = hex.EncodeToString(v.sum[:])
 	if want == "" {
 		s.Requested = false
-		s.Summary = "not run: no --sha256 or --sums given, the archive's identity was not checked (sha256 " + v.rep.SHA256 + ")"
+		s.Summary = "no --sha256 or --sums given: the archive's identity was not checked (its sha256 is " + v.rep.SHA256 + ")"
 		return true
 	}
 	if v.rep.SHA256 != want {
