@@ -23,6 +23,7 @@ type command struct {
 
 // commands lists the subcommands in the order the usage shows them.
 var commands = []command{
+	{"pack", "build the deterministic release ZIP, its manifest and SHA256SUMS", runPack},
 	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify},
 }
 

@@ -11,6 +11,9 @@ import (
 // and synced, just before the first rename; an error aborts the release.
 var testHookBeforeRename func() error
 
+// testHookAfterSelect, if set, runs after the files are selected.
+var testHookAfterSelect func()
+
 // WriteRelease packs the release tree dir into outDir (created if missing):
 // the archive [ArchiveName](version) and [SumsName], a one-line file in
 // "sha256sum -c" format. Each is written to a temporary file in outDir
@@ -25,6 +28,9 @@ func WriteRelease(dir, outDir string, opts Options) (res *Result, err error) {
 	files, err := Select(dir)
 	if err != nil {
 		return nil, err
+	}
+	if testHookAfterSelect != nil {
+		testHookAfterSelect()
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("failed to create output directory: %w", err)

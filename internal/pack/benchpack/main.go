@@ -1,0 +1,93 @@
+// Command benchpack packs every regular file of a directory tree with the
+// packager's general code path ([pack.Build]), for the benchmark script
+// internal/pack/bench.sh. It is not part of the catalogkit command.
+//
+// Usage:
+//
+//	go run ./internal/pack/benchpack -dir TREE -out FILE.zip [-version 0.0.0-bench] [-c N] [-cpuprofile FILE]
+//
+// A MANIFEST.sha256 at the top of TREE (an extracted archive) is regenerated,
+// not packed. It prints the file count, the archive size, its SHA-256 and
+// the content tree hash.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+
+	"github.com/catalogkit/catalogkit/internal/pack"
+)
+
+func main() {
+	dir := flag.String("dir", "", "tree to pack (required)")
+	out := flag.String("out", "", "archive to write (required)")
+	version := flag.String("version", "0.0.0-bench", "version naming the top folder")
+	conc := flag.Int("c", 0, "files compressed at once (0 = GOMAXPROCS)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file")
+	flag.Parse()
+	if *dir == "" || *out == "" || flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "benchpack: error: %v\n", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(os.Stderr, "benchpack: error: %v\n", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if err := run(*dir, *out, *version, *conc); err != nil {
+		pprof.StopCPUProfile()
+		fmt.Fprintf(os.Stderr, "benchpack: error: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir, out, version string, conc int) error {
+	var files []pack.File
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		if rel == pack.ManifestName {
+			return nil
+		}
+		files = append(files, pack.File{Path: filepath.ToSlash(rel)})
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("failed to list %q: %w", dir, err)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	res, err := pack.Build(dir, version, files, w, pack.Options{Concurrency: conc})
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(out)
+		return err
+	}
+	fmt.Printf("files %d size %d sha256 %s tree %s\n", len(res.Files), res.Size, res.SHA256, res.TreeHash)
+	return nil
+}
