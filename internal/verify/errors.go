@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -124,6 +125,21 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// MarshalJSON encodes the error for --json: its code, entry, offset (omitted
+// when unknown) and full message.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	var off *int64
+	if e.Offset >= 0 {
+		off = &e.Offset
+	}
+	return json.Marshal(struct {
+		Code    Code   `json:"code"`
+		Entry   string `json:"entry,omitempty"`
+		Offset  *int64 `json:"offset,omitempty"`
+		Message string `json:"message"`
+	}{e.Code, e.Entry, off, e.Error()})
+}
 
 // errf returns an *Error with no offset.
 func errf(code Code, entry string, format string, args ...any) *Error {

@@ -11,9 +11,10 @@
 //     writes: local headers contiguous from byte 0, each equal to its central
 //     record, the central directory right after the last entry, the end record
 //     right after it, no comment, nothing before or after; Store or Deflate;
-//     no flag but bit 11 (UTF-8); no data descriptor; no extra field (so no
-//     ZIP64: every limit is below 4 GiB); version made by [VersionMadeBy],
-//     version needed [VersionNeeded]; the timestamp 1980-01-01 00:00:00.
+//     flags exactly bit 11 (UTF-8), so no data descriptor and no encryption;
+//     no extra field (so no ZIP64, which the packager never writes); version
+//     made by [VersionMadeBy], version needed [VersionNeeded]; the timestamp
+//     1980-01-01 00:00:00.
 //     [Limits] on entry count, per-file size, total size and compression ratio
 //     are checked on the declared sizes first and on the actual bytes while
 //     they stream: the reader stops one byte past a declared size. Every
@@ -41,7 +42,10 @@
 //     to 5 passed (step 1 included: an archive whose identity was not checked
 //     is never executed).
 //
-// Each problem is an [*Error] with a stable [Code].
+// Each problem is an [*Error] with a stable [Code]; the codes are listed by
+// step in errors.go. A step that finds problems in bulk (names in step 3,
+// files in step 4, cases in step 6) reports all of them, the first deciding
+// the step's code.
 package verify
 
 import (
@@ -477,11 +481,13 @@ func (v *verifier) stepExtract() (string, []*Error) {
 		return "", []*Error{{Code: CodeIO, Offset: -1, Detail: "opening the fresh directory", Err: err}}
 	}
 	defer r.Close()
+	x := &extractor{root: r, made: map[string]bool{}}
+	defer x.close()
 	for _, e := range v.arch.entries {
 		if err := v.ctx.Err(); err != nil {
 			return "", []*Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted", Err: err}}
 		}
-		if err := v.extractOne(r, e); err != nil {
+		if err := x.extract(v.arch, e); err != nil {
 			return "", []*Error{err}
 		}
 	}
@@ -519,23 +525,52 @@ func (v *verifier) makeDir() *Error {
 	return nil
 }
 
-// extractOne writes e under the root r: parent directories 0700, the file
-// created exclusively, its data checked again while it streams (the archive
-// could change between steps), then its mode set.
-func (v *verifier) extractOne(r *os.Root, e *entry) *Error {
+// An extractor writes entries under root. Entries come sorted, so it keeps
+// the directory of the last one open (an [os.Root] too): a file costs one
+// openat, its writes, an fchmod and a close, as with unzip.
+type extractor struct {
+	root *os.Root
+	made map[string]bool // directories created
+	dir  string          // directory of cur
+	cur  *os.Root
+}
+
+func (x *extractor) close() {
+	if x.cur != nil {
+		x.cur.Close()
+	}
+}
+
+// extract writes e: parent directories 0700, the file created exclusively,
+// its data checked again while it streams (the archive could change between
+// steps), then its mode set.
+func (x *extractor) extract(a *archive, e *entry) *Error {
 	fail := func(detail string, err error) *Error {
 		return &Error{Code: CodeIO, Entry: e.Name, Offset: -1, Detail: detail, Err: err}
 	}
-	if d := path.Dir(e.Name); d != "." {
-		if err := r.MkdirAll(d, 0o700); err != nil {
-			return fail("creating directory", err)
+	d, base := path.Split(e.Name)
+	d = strings.TrimSuffix(d, "/")
+	if x.cur == nil || d != x.dir {
+		if !x.made[d] {
+			if err := x.root.MkdirAll(d, 0o700); err != nil {
+				return fail("creating directory", err)
+			}
+			for p := d; p != "." && p != ""; p = path.Dir(p) {
+				x.made[p] = true
+			}
 		}
+		sub, err := x.root.OpenRoot(d)
+		if err != nil {
+			return fail("opening directory", err)
+		}
+		x.close()
+		x.cur, x.dir = sub, d
 	}
-	f, err := r.OpenFile(e.Name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := x.cur.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fail("creating file", err)
 	}
-	_, cerr := io.Copy(f, v.arch.open(e))
+	_, cerr := io.Copy(f, a.open(e))
 	if cerr != nil {
 		f.Close()
 		return asError(cerr)
