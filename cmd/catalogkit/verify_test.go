@@ -48,7 +48,7 @@ func TestConformance(t *testing.T) {
 	}
 }
 `, sleep),
-		"records/records_test.go": "package records\n\nimport \"testing\"\n\nfunc TestRecords(t *testing.T) {}\n",
+		"records/records_test.go": "package records\n\nimport \"testing\"\n\nfunc TestRecordsUpToDate(t *testing.T) {}\n",
 	}
 	for i := 1; i <= 21; i++ {
 		files[fmt.Sprintf("conformance/cases/c%02d.json", i)] = fmt.Sprintf("{\"id\": \"c%02d\"}\n", i)
