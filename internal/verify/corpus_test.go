@@ -196,6 +196,8 @@ func hostileCorpus() []hostile {
 			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/\xff") }), wantStep: StepExtract, wantCode: CodeNotUTF8},
 		{name: "dot-element", reason: "a ./ element is not a clean path",
 			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/./VERSION") }), wantStep: StepExtract, wantCode: CodeUncleanPath},
+		{name: "windows-reserved-name", reason: "CON is a device on Windows; the packager refuses it",
+			build: mut(func(a *zarc) { a.find("testdata/empty.txt").rename(testRoot + "/testdata/CON") }), wantStep: StepExtract, wantCode: CodeWindowsName},
 		{name: "outside-root", reason: "every entry must be under catalogkit-<version>/",
 			build: mut(func(a *zarc) { a.find("VERSION").rename("elsewhere/VERSION") }), wantStep: StepExtract, wantCode: CodeOutsideRoot},
 		{name: "two-roots", reason: "two top-level folders",

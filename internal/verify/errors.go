@@ -62,6 +62,7 @@ const (
 	CodeDuplicate     Code = "duplicate"      // the same name twice
 	CodeCaseCollision Code = "case_collision" // two names equal under case folding
 	CodeFileDirClash  Code = "file_dir_clash" // a name used as both a file and a directory
+	CodeWindowsName   Code = "windows_name"   // a name reserved or invalid on Windows (CON, aux.go, "a.", <>:"|?*)
 	CodeKeepDir       Code = "keep_dir"       // --keep names a directory that is not empty
 )
 

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"github.com/catalogkit/catalogkit/internal/pack"
 	"io/fs"
 	"sort"
 	"strings"
@@ -46,6 +47,24 @@ func checkPaths(entries []*entry) (root string, problems []*Error) {
 		}
 	}
 	problems = append(problems, checkCollisions(entries)...)
+	if len(problems) == 0 {
+		// Whatever else the packager refuses to pack (names reserved on
+		// Windows, elements ending in a dot or a space) it must not be
+		// extracted either.
+		var rel []string
+		for _, e := range entries {
+			if r := strings.TrimPrefix(e.Name, root+"/"); r != ManifestName {
+				rel = append(rel, r)
+			}
+		}
+		for _, p := range pack.CheckPaths(rel) {
+			code := CodeUncleanPath
+			if strings.HasPrefix(p.Reason, pack.ReasonWindows) {
+				code = CodeWindowsName
+			}
+			problems = append(problems, errf(code, root+"/"+p.Path, "%s (the packager refuses it)", p.Reason))
+		}
+	}
 	return root, problems
 }
 

@@ -24,7 +24,8 @@
 //     no control character, no backslash, relative, no drive letter, clean, no
 //     "..", under one top-level folder catalogkit-<version>/, regular file of
 //     mode 0644 or 0755, no duplicate, no case-fold collision, no name both a
-//     file and a directory), then files are created with O_EXCL through an
+//     file and a directory, nothing else [pack.CheckPaths] refuses such as
+//     names reserved on Windows), then files are created with O_EXCL through an
 //     [os.Root] in a fresh 0700 directory. The directory is removed on every
 //     exit path unless Options.KeepDir is set. The archive is opened read-only.
 //  4. manifest: catalogkit-<version>/MANIFEST.sha256 lists every other file
