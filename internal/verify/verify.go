@@ -447,13 +447,13 @@ func (v *verifier) stepParse() (string, []*Error) {
 		return "", []*Error{asError(err)}
 	}
 	v.arch = a
-	for _, e := range a.entries {
-		if err := v.ctx.Err(); err != nil {
-			return "", []*Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted", Err: err}}
+	if err := forEach(v.ctx, len(a.entries), func(_, i int) *Error {
+		if _, err := io.Copy(io.Discard, a.open(a.entries[i])); err != nil {
+			return asError(err)
 		}
-		if _, err := io.Copy(io.Discard, a.open(e)); err != nil {
-			return "", []*Error{asError(err)}
-		}
+		return nil
+	}); err != nil {
+		return "", []*Error{err}
 	}
 	return fmt.Sprintf("%d entries in the packager's exact layout, %d bytes uncompressed, every size and crc-32 checked while streaming (limits: %d entries, %d bytes per file, %d in total, ratio %d:1)",
 		len(a.entries), a.total, v.lim.MaxEntries, v.lim.MaxFileSize, v.lim.MaxTotalSize, v.lim.MaxRatio), nil
@@ -482,15 +482,29 @@ func (v *verifier) stepExtract() (string, []*Error) {
 		return "", []*Error{{Code: CodeIO, Offset: -1, Detail: "opening the fresh directory", Err: err}}
 	}
 	defer r.Close()
-	x := &extractor{root: r, made: map[string]bool{}}
-	defer x.close()
+	// Directories first, in order; then the files, in parallel.
+	made := map[string]bool{}
 	for _, e := range v.arch.entries {
-		if err := v.ctx.Err(); err != nil {
-			return "", []*Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted", Err: err}}
+		d := path.Dir(e.Name)
+		if made[d] {
+			continue
 		}
-		if err := x.extract(v.arch, e); err != nil {
-			return "", []*Error{err}
+		if err := r.MkdirAll(d, 0o700); err != nil {
+			return "", []*Error{{Code: CodeIO, Entry: e.Name, Offset: -1, Detail: "creating directory", Err: err}}
 		}
+		for p := d; p != "." && !made[p]; p = path.Dir(p) {
+			made[p] = true
+		}
+	}
+	xs := make([]*extractor, maxWorkers)
+	for i := range xs {
+		xs[i] = &extractor{root: r}
+		defer xs[i].close()
+	}
+	if err := forEach(v.ctx, len(v.arch.entries), func(w, i int) *Error {
+		return xs[w].extract(v.arch, v.arch.entries[i])
+	}); err != nil {
+		return "", []*Error{err}
 	}
 	where := "a fresh directory, removed at the end"
 	if !v.remove {
@@ -542,7 +556,7 @@ func (x *extractor) close() {
 	}
 }
 
-// extract writes e: parent directories 0700, the file created exclusively,
+// extract writes e: the file created exclusively in its (0700) directory,
 // its data checked again while it streams (the archive could change between
 // steps), then its mode set.
 func (x *extractor) extract(a *archive, e *entry) *Error {
@@ -552,14 +566,6 @@ func (x *extractor) extract(a *archive, e *entry) *Error {
 	d, base := path.Split(e.Name)
 	d = strings.TrimSuffix(d, "/")
 	if x.cur == nil || d != x.dir {
-		if !x.made[d] {
-			if err := x.root.MkdirAll(d, 0o700); err != nil {
-				return fail("creating directory", err)
-			}
-			for p := d; p != "." && p != ""; p = path.Dir(p) {
-				x.made[p] = true
-			}
-		}
 		sub, err := x.root.OpenRoot(d)
 		if err != nil {
 			return fail("opening directory", err)
@@ -640,9 +646,25 @@ func (v *verifier) stepManifest() (string, []*Error) {
 	if m.Fields["version"] != v.rep.Version {
 		problems = append(problems, errf(CodeManifestMeta, mpath, "version %q, the top-level folder says %q", m.Fields["version"], v.rep.Version))
 	}
+	// Hash the listed files on disk, in parallel.
+	sums := make([]string, len(m.Lines))
+	if err := forEach(v.ctx, len(m.Lines), func(_, i int) *Error {
+		p := m.Lines[i].Path
+		if _, ok := onDisk[p]; !ok {
+			return nil
+		}
+		got, err := hashFile(r, p)
+		if err != nil {
+			return &Error{Code: CodeIO, Entry: p, Offset: -1, Detail: "reading file", Err: err}
+		}
+		sums[i] = got
+		return nil
+	}); err != nil {
+		return "", []*Error{err}
+	}
 	listed := map[string]bool{}
 	var total int64
-	for _, l := range m.Lines {
+	for i, l := range m.Lines {
 		listed[l.Path] = true
 		total += sizes[l.Path]
 		mode, ok := onDisk[l.Path]
@@ -650,12 +672,7 @@ func (v *verifier) stepManifest() (string, []*Error) {
 			problems = append(problems, errf(CodeMissing, l.Path, "listed in the manifest but not in the archive"))
 			continue
 		}
-		got, err := hashFile(r, l.Path)
-		if err != nil {
-			problems = append(problems, &Error{Code: CodeIO, Entry: l.Path, Offset: -1, Detail: "reading file", Err: err})
-			continue
-		}
-		if got != l.SHA256 {
+		if got := sums[i]; got != l.SHA256 {
 			problems = append(problems, errf(CodeHashMismatch, l.Path, "sha256 is %s, manifest says %s", got, l.SHA256))
 		}
 		if (mode&0o100 != 0) != m.Exec[l.Path] {
