@@ -267,6 +267,26 @@ func hostileCorpus() []hostile {
 				a.setManifest(append(m, last...))
 			}), wantStep: StepManifest, wantCode: CodeListedTwice},
 
+		{name: "exec-bit-dropped", reason: "the manifest metadata names run.sh executable, the entry is 0644",
+			build: mut(func(a *zarc) { a.find("cmd/tool/run.sh").both(func(h *hdr) { h.eattr = attrsRegular }) }), wantStep: StepManifest, wantCode: CodeModeMismatch},
+		{name: "manifest-file-count", reason: "the metadata's file count disagrees with the lines",
+			build: mut(func(a *zarc) {
+				m := a.find(ManifestName).content()
+				a.setManifest(bytes.Replace(m, []byte("# files: 6\n"), []byte("# files: 7\n"), 1))
+			}), wantStep: StepManifest, wantCode: CodeManifestMeta},
+		{name: "manifest-byte-count", reason: "the metadata's byte count disagrees with the files",
+			build: mut(func(a *zarc) {
+				m := a.find(ManifestName).content()
+				i := bytes.Index(m, []byte("# bytes: "))
+				j := i + bytes.IndexByte(m[i:], '\n')
+				a.setManifest(append(append(append([]byte(nil), m[:i]...), "# bytes: 1"...), m[j:]...))
+			}), wantStep: StepManifest, wantCode: CodeManifestMeta},
+		{name: "manifest-unknown-key", reason: "metadata the packager does not write",
+			build: mut(func(a *zarc) {
+				m := a.find(ManifestName).content()
+				a.setManifest(bytes.Replace(m, []byte("# files:"), []byte("# signed-by: mallory\n# files:"), 1))
+			}), wantStep: StepManifest, wantCode: CodeManifestSyntax},
+
 		// Step 5: structure the parser lets through, caught by repacking.
 		{name: "stored-not-deflated", reason: "README.md stored although Deflate shrinks it: valid zip, not canonical",
 			build: mut(func(a *zarc) {
@@ -420,6 +440,55 @@ func TestHostileCorpus(t *testing.T) {
 			sb.check(t, data)
 		})
 	}
+}
+
+// TestCancelled checks that a cancelled run (Ctrl-C before parsing) stops,
+// says so, and leaves nothing behind.
+func TestCancelled(t *testing.T) {
+	data := goodOnce()
+	sb := newSandbox(t, data)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep := Verify(ctx, sb.archive, Options{TempDir: sb.tmp, NoExec: true})
+	if f := rep.FailedStep(); f == nil || f.Step != StepParse || f.Code() != CodeInterrupted {
+		t.Errorf("cancelled run failed at %s, want parse/interrupted\n%s", stepCode(f), text(rep))
+	}
+	sb.check(t, data)
+}
+
+func TestReadSums(t *testing.T) {
+	const name = "catalogkit-0.1.0.zip"
+	sum := strings.Repeat("ab", 32)
+	for _, tt := range []struct {
+		name, reason, file string
+		want               string
+		wantCode           Code
+	}{
+		{name: "text-mode", reason: "sha256sum's default output", file: sum + "  " + name + "\n", want: sum},
+		{name: "binary-mode", reason: "sha256sum -b output", file: sum + " *" + name + "\n", want: sum},
+		{name: "among-others", reason: "other files listed too", file: strings.Repeat("00", 32) + "  other.zip\n" + sum + "  " + name + "\n", want: sum},
+		{name: "no-entry", reason: "the archive is not listed", file: sum + "  other.zip\n", wantCode: CodeSumsNoEntry},
+		{name: "twice", reason: "listed twice is ambiguous", file: sum + "  " + name + "\n" + sum + "  " + name + "\n", wantCode: CodeSumsSyntax},
+		{name: "uppercase", reason: "sha256sum writes lowercase hex", file: strings.ToUpper(sum) + "  " + name + "\n", wantCode: CodeSumsSyntax},
+		{name: "one-space", reason: "not the sha256sum format", file: sum + " " + name + "\n", wantCode: CodeSumsSyntax},
+		{name: "empty", reason: "no lines", file: "", wantCode: CodeSumsSyntax},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "SHA256SUMS")
+			os.WriteFile(p, []byte(tt.file), 0o644)
+			got, err := ReadSums(p, name)
+			if CodeOf(errOrNil(err)) != tt.wantCode || got != tt.want {
+				t.Errorf("%s: ReadSums = %q, %v; want %q, code %q", tt.reason, got, err, tt.want, tt.wantCode)
+			}
+		})
+	}
+}
+
+func errOrNil(e *Error) error {
+	if e == nil {
+		return nil
+	}
+	return e
 }
 
 func stepCode(s *StepResult) string {
