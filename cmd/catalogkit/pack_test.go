@@ -148,9 +148,11 @@ func TestPackCommandErrors(t *testing.T) {
 			},
 		},
 		{
-			name:       "missing tree",
-			reason:     "a tree without VERSION cannot be packed",
-			args:       func(dir string) []string { return []string{"pack", "--dir", filepath.Join(dir, "nope"), "--out", filepath.Join(dir, "dist")} },
+			name:   "missing tree",
+			reason: "a tree without VERSION cannot be packed",
+			args: func(dir string) []string {
+				return []string{"pack", "--dir", filepath.Join(dir, "nope"), "--out", filepath.Join(dir, "dist")}
+			},
 			wantCode:   1,
 			wantStderr: []string{"catalogkit: error: failed to pack", "failed to read version"},
 		},

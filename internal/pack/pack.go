@@ -177,7 +177,9 @@ type entry struct {
 // Build over [Select]; Build alone serves trees that are not catalogkit
 // releases, such as the benchmark's. Files are read and compressed in
 // parallel and written in order, so the bytes are the same for any
-// Concurrency.
+// Concurrency. The manifest, which sorts before most entries, needs every
+// file's hash, so Build holds the compressed entries in memory until it
+// writes them (about 37 MB for the 129 MB benchmark tree).
 func Build(dir, version string, files []File, w io.Writer, opts Options) (*Result, error) {
 	if err := CheckVersion(version); err != nil {
 		return nil, err
@@ -308,10 +310,36 @@ func readAll(dir string, files []File, opts Options) ([]*entry, error) {
 	return entries, nil
 }
 
-// compressor holds one worker's reusable Deflate state.
+// compressor holds one worker's reusable buffers and Deflate state.
 type compressor struct {
+	raw []byte // the file being compressed
 	buf bytes.Buffer
 	fw  *flate.Writer
+}
+
+// read reads f, of size bytes according to Stat, into c.raw, which is reused
+// for the next file: callers must copy what they keep. It reads to EOF
+// whatever size says, up to maxSize bytes.
+func (c *compressor) read(f io.Reader, size int64) ([]byte, error) {
+	if int64(cap(c.raw)) < size+1 && size < maxSize {
+		c.raw = make([]byte, 0, size+1)
+	}
+	b := c.raw[:0]
+	r := io.LimitReader(f, maxSize)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			c.raw = b
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 func newCompressor() *compressor {
@@ -346,7 +374,7 @@ func (c *compressor) file(dir, rel string) (*entry, error) {
 	if !os.SameFile(before, after) || !after.Mode().IsRegular() {
 		return nil, PathError{rel, "file was replaced while packing"}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxSize))
+	data, err := c.read(f, after.Size())
 	if err != nil {
 		return nil, err
 	}
@@ -373,10 +401,12 @@ func (c *compressor) compress(data []byte) (*entry, error) {
 	if err := c.fw.Close(); err != nil {
 		return nil, err
 	}
-	e := &entry{crc: crc32.ChecksumIEEE(data), method: MethodStore, data: data}
+	e := &entry{crc: crc32.ChecksumIEEE(data), method: MethodStore}
 	if c.buf.Len() < len(data) {
 		e.method = MethodDeflate
 		e.data = bytes.Clone(c.buf.Bytes())
+	} else {
+		e.data = bytes.Clone(data)
 	}
 	return e, nil
 }

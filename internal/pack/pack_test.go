@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"syscall"
@@ -53,11 +54,12 @@ func TestReproducible(t *testing.T) {
 	want, _ := packBytes(t, base, Options{Concurrency: 8})
 
 	tests := []struct {
-		name   string
-		reason string
-		layout layout
-		opts   Options
-		setup  func(t *testing.T) // changes process state for one run; restores with t.Cleanup
+		name     string
+		reason   string
+		layout   layout
+		opts     Options
+		setup    func(t *testing.T) // changes process state for one run; restores with t.Cleanup
+		relative bool               // pack by a relative path from another working directory
 	}{
 		{
 			name:   "same tree again",
@@ -85,6 +87,12 @@ func TestReproducible(t *testing.T) {
 			},
 		},
 		{
+			name:     "relative path",
+			reason:   "the working directory and the spelling of dir must not matter",
+			layout:   hostile,
+			relative: true,
+		},
+		{
 			name:   "many workers",
 			reason: "more workers than files, under GOMAXPROCS 8",
 			layout: hostile,
@@ -102,6 +110,10 @@ func TestReproducible(t *testing.T) {
 			}
 			dir := filepath.Join(t.TempDir(), "deeper", fmt.Sprint("path", i), "b")
 			writeTree(t, dir, sampleTree(), tt.layout)
+			if tt.relative {
+				t.Chdir(filepath.Dir(dir))
+				dir = filepath.Base(dir)
+			}
 			got, _ := packBytes(t, dir, tt.opts)
 			if !bytes.Equal(got, want) {
 				t.Errorf("archive bytes differ (%s); (-want +got):\n%s", tt.reason, cmp.Diff(summarize(want), summarize(got)))
@@ -416,5 +428,19 @@ func TestCompressVersionMatchesGoMod(t *testing.T) {
 	}
 	if got != CompressVersion {
 		t.Errorf("go.mod requires %s %q, CompressVersion is %q: update the constant (and the manifest format docs)", CompressModule, got, CompressVersion)
+	}
+	// The module actually linked into this binary, where the build records it.
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range bi.Deps {
+			if dep.Path != CompressModule {
+				continue
+			}
+			if dep.Replace != nil {
+				t.Errorf("%s is replaced by %s %s: the manifest would name the wrong compressor", CompressModule, dep.Replace.Path, dep.Replace.Version)
+			}
+			if dep.Version != CompressVersion {
+				t.Errorf("linked %s is %s, CompressVersion is %s", CompressModule, dep.Version, CompressVersion)
+			}
+		}
 	}
 }

@@ -181,6 +181,24 @@ func Select(dir string) ([]File, error) {
 	}
 	for _, a := range Allowlist {
 		rel := strings.TrimSuffix(a, "/")
+		if parent := path.Dir(rel); parent != "." {
+			// An allowlisted file below the top (dist/README.md): its
+			// folder must be a real directory, not a link.
+			di, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(parent)))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("failed to select release files: %w", err)
+			}
+			if !di.IsDir() {
+				if !di.Mode().IsRegular() {
+					_, pe := regular(parent, di)
+					problems = append(problems, pe...)
+				}
+				continue // a plain file where the folder belongs holds nothing to pack
+			}
+		}
 		full := filepath.Join(dir, filepath.FromSlash(rel))
 		fi, err := os.Lstat(full)
 		if errors.Is(err, fs.ErrNotExist) {

@@ -77,6 +77,17 @@ func TestRefusals(t *testing.T) {
 			want: []PathError{{"README.md", ReasonSymlink}},
 		},
 		{
+			name:   "allowlisted file below a linked folder",
+			reason: "dist/README.md must not be read through a link named dist",
+			setup: func(t *testing.T, dir string) {
+				if err := os.Rename(filepath.Join(dir, "dist"), filepath.Join(dir, "elsewhere")); err != nil {
+					t.Fatal(err)
+				}
+				symlink(t, "elsewhere", filepath.Join(dir, "dist"))
+			},
+			want: []PathError{{"dist", ReasonSymlink}},
+		},
+		{
 			name:   "named pipe",
 			reason: "only regular files are packed",
 			setup: func(t *testing.T, dir string) {
