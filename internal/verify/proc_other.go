@@ -2,7 +2,13 @@
 
 package verify
 
-import "os/exec"
+import (
+	"os/exec"
+	"time"
+)
 
-// setProcessGroup leaves cmd as is: cancelling kills the go command only.
-func setProcessGroup(cmd *exec.Cmd) {}
+// setProcessGroup lets cancelling kill the go command only.
+func setProcessGroup(cmd *exec.Cmd) (reap func()) {
+	cmd.WaitDelay = 3 * time.Second
+	return func() {}
+}

@@ -102,8 +102,12 @@ func (v *verifier) stepTests() (string, []*Error) {
 	args := append([]string{"test", "-json", "-count=1"}, p.Patterns...)
 	cmd := exec.CommandContext(v.ctx, goBin, args...)
 	cmd.Dir = tree
-	cmd.Env = offlineEnv(filepath.Join(caches, "gomodcache"), gocache)
-	setProcessGroup(cmd)
+	tmp := filepath.Join(caches, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return "", []*Error{{Code: CodeIO, Offset: -1, Detail: "creating temporary directory", Err: err}}
+	}
+	cmd.Env = offlineEnv(filepath.Join(caches, "gomodcache"), gocache, tmp)
+	reap := setProcessGroup(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
 	out, err := cmd.StdoutPipe()
@@ -116,6 +120,7 @@ func (v *verifier) stepTests() (string, []*Error) {
 	events, derr := decodeEvents(out)
 	io.Copy(io.Discard, out)
 	werr := cmd.Wait()
+	reap()
 	if v.ctx.Err() != nil {
 		return "", []*Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted while running the tests", Err: v.ctx.Err()}}
 	}
@@ -139,12 +144,13 @@ func (v *verifier) stepTests() (string, []*Error) {
 
 // offlineEnv is the caller's environment with every Go setting that could
 // reach the network, a workspace, another toolchain or shared caches
-// replaced.
-func offlineEnv(modcache, gocache string) []string {
+// replaced, and temporary files (GOTMPDIR for the go command, TMPDIR for
+// the tests) in tmp, which is removed even if the processes are killed.
+func offlineEnv(modcache, gocache, tmp string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GO") || k == "CGO_ENABLED" {
+		if strings.HasPrefix(k, "GO") || k == "CGO_ENABLED" || k == "TMPDIR" {
 			if k != "GOROOT" && k != "GOPATH" {
 				continue
 			}
@@ -156,6 +162,7 @@ func offlineEnv(modcache, gocache string) []string {
 		"GOFLAGS=-mod=mod -buildvcs=false",
 		"GOMODCACHE="+modcache, "GOCACHE="+gocache,
 		"GOTOOLCHAIN=local", "GOWORK=off", "GOENV=off", "CGO_ENABLED=0",
+		"GOTMPDIR="+tmp, "TMPDIR="+tmp,
 	)
 }
 
