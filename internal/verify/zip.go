@@ -223,7 +223,7 @@ func diagnoseEnd(r io.ReaderAt, size int64) error {
 	}
 	var head [4]byte
 	if _, err := r.ReadAt(head[:], 0); err == nil && le32(head[:]) == sigLocal {
-		return errAt(CodeTruncated, "", size, "no end record: archive is truncated")
+		return errAt(CodeTruncated, "", size, "no end record in the last 64 KiB: archive is truncated (or followed by that much data)")
 	}
 	return errAt(CodeNotZip, "", 0, "not a zip archive: no end record")
 }
