@@ -29,6 +29,7 @@ var commands = []command{
 	{"conform", "run the conformance cases against the Go implementation or a port", runConform},
 	{"port", "answer the conformance protocol on stdin/stdout with the Go implementation", runPort},
 	{"pack", "build the deterministic release ZIP, its manifest and SHA256SUMS", runPack},
+	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify},
 }
 
 func main() { os.Exit(Main()) }

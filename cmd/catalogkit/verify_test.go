@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/catalogkit/catalogkit/internal/pack"
+)
+
+// releaseTree writes a small release-shaped tree: 21 case files and a
+// conformance test whose subtests sleep for sleep each.
+func releaseTree(t *testing.T, sleep time.Duration) string {
+	t.Helper()
+	dir := t.TempDir()
+	goMod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"VERSION":   "0.1.0\n",
+		"go.mod":    string(goMod),
+		"README.md": "catalogkit\n",
+		"conformance/conformance_test.go": fmt.Sprintf(`package conformance
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestConformance(t *testing.T) {
+	files, _ := filepath.Glob("cases/*.json")
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		var c struct{ ID string }
+		json.Unmarshal(data, &c)
+		t.Run(c.ID, func(t *testing.T) {
+			if m := os.Getenv("CATALOGKIT_TEST_MARKER"); m != "" {
+				os.WriteFile(m, nil, 0o644)
+			}
+			time.Sleep(%d)
+		})
+	}
+}
+`, sleep),
+		"records/records_test.go": "package records\n\nimport \"testing\"\n\nfunc TestRecordsUpToDate(t *testing.T) {}\n",
+	}
+	for i := 1; i <= 21; i++ {
+		files[fmt.Sprintf("conformance/cases/c%02d.json", i)] = fmt.Sprintf("{\"id\": \"c%02d\"}\n", i)
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// release packs a release tree into a dist directory and returns the
+// archive's and SHA256SUMS's paths.
+func release(t *testing.T, tree string) (archive, sums string) {
+	t.Helper()
+	dist := t.TempDir()
+	res, err := pack.WriteRelease(tree, dist, pack.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dist, res.Name), filepath.Join(dist, pack.SumsName)
+}
+
+func TestVerifyCommand(t *testing.T) {
+	archive, sums := release(t, releaseTree(t, 0))
+	tampered := filepath.Join(t.TempDir(), filepath.Base(archive))
+	data, _ := os.ReadFile(archive)
+	data = append(data, "trailing"...)
+	os.WriteFile(tampered, data, 0o644)
+	nonEmpty := t.TempDir()
+	os.WriteFile(filepath.Join(nonEmpty, "x"), nil, 0o644)
+	keep := filepath.Join(t.TempDir(), "kept")
+
+	tests := []struct {
+		name       string
+		reason     string
+		args       []string
+		wantCode   int
+		wantOut    []string // substrings of stdout
+		wantErr    []string // substrings of stderr
+		wantNotOut []string
+	}{
+		{name: "sums", reason: "the third party's path, without running code",
+			args: []string{"--sums", sums, "--no-exec", archive}, wantCode: 0,
+			wantOut:    []string{"1 hash     passed", "4 manifest passed  hashes match", "5 repack   passed", "6 tests    not run --no-exec given", "result   ok"},
+			wantNotOut: []string{"tests passed"}},
+		{name: "flags-after-archive", reason: "flags may follow the archive",
+			args: []string{archive, "--no-exec"}, wantCode: 0,
+			wantOut: []string{"1 hash     not run no --sha256 or --sums given: the archive's identity was not checked"}},
+		{name: "no-identity-no-exec-flag", reason: "code from an unidentified archive is not run, and that is not success",
+			args: []string{archive}, wantCode: 1,
+			wantOut: []string{"6 tests    not run the archive's identity was not checked"},
+			wantErr: []string{"catalogkit: error: verification incomplete", "hint: give --sha256 or --sums"}},
+		{name: "wrong-hash", reason: "hash mismatch fails step 1 and nothing else runs",
+			args: []string{"--sha256", strings.Repeat("0", 64), "--no-exec", archive}, wantCode: 1,
+			wantOut: []string{"1 hash     failed", "[archive_hash_mismatch]", "2 parse    not run the archive hash did not match"},
+			wantErr: []string{"catalogkit: error: verification failed at step hash", "hint: the archive is not the published one"}},
+		{name: "trailing-bytes", reason: "a hostile archive fails the strict parse",
+			args: []string{"--no-exec", tampered}, wantCode: 1,
+			wantOut: []string{"2 parse    failed", "[trailing_data]"}},
+		{name: "keep", reason: "--keep leaves the tree in a new directory",
+			args: []string{"--keep", keep, "--sums", sums, "--no-exec", archive}, wantCode: 0,
+			wantOut: []string{"kept     extracted tree left in"}},
+		{name: "keep-not-empty", reason: "--keep must not name a non-empty directory",
+			args: []string{"--keep", nonEmpty, "--no-exec", archive}, wantCode: 2,
+			wantErr: []string{"is not empty"}},
+		{name: "both-hashes", reason: "--sha256 and --sums exclude each other",
+			args: []string{"--sha256", strings.Repeat("0", 64), "--sums", sums, archive}, wantCode: 2},
+		{name: "bad-sha256", reason: "--sha256 must be 64 hex digits",
+			args: []string{"--sha256", "abc", archive}, wantCode: 2},
+		{name: "no-archive", reason: "the archive is required",
+			args: []string{"--no-exec"}, wantCode: 2, wantErr: []string{"missing ARCHIVE"}},
+		{name: "two-archives", reason: "only one archive",
+			args: []string{archive, archive}, wantCode: 2},
+		{name: "help", reason: "-h shows usage and an example",
+			args: []string{"-h"}, wantCode: 0, wantOut: []string{"usage: catalogkit verify", "example:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"verify"}, tt.args...), nil, &stdout, &stderr)
+			if code != tt.wantCode {
+				t.Errorf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.reason, code, tt.wantCode, stdout.String(), stderr.String())
+			}
+			for _, s := range tt.wantOut {
+				if !strings.Contains(stdout.String(), s) {
+					t.Errorf("%s: stdout lacks %q:\n%s", tt.reason, s, stdout.String())
+				}
+			}
+			for _, s := range tt.wantNotOut {
+				if strings.Contains(stdout.String(), s) {
+					t.Errorf("%s: stdout has %q:\n%s", tt.reason, s, stdout.String())
+				}
+			}
+			for _, s := range tt.wantErr {
+				if !strings.Contains(stderr.String(), s) {
+					t.Errorf("%s: stderr lacks %q:\n%s", tt.reason, s, stderr.String())
+				}
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(keep, "catalogkit-0.1.0", pack.ManifestName)); err != nil {
+		t.Errorf("--keep: %v", err)
+	}
+}
+
+func TestVerifyJSON(t *testing.T) {
+	archive, sums := release(t, releaseTree(t, 0))
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"verify", "--json", "--no-exec", "--sums", sums, archive}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var rep struct {
+		SHA256   string `json:"sha256"`
+		TreeHash string `json:"tree_hash"`
+		Steps    []struct {
+			Step, Status string
+			Requested    bool
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout.String())
+	}
+	var got []string
+	for _, s := range rep.Steps {
+		got = append(got, fmt.Sprintf("%s=%s/%t", s.Step, s.Status, s.Requested))
+	}
+	want := "hash=passed/true parse=passed/true extract=passed/true manifest=passed/true repack=passed/true tests=not run/false"
+	if strings.Join(got, " ") != want {
+		t.Errorf("steps:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if len(rep.SHA256) != 64 || !strings.HasPrefix(rep.TreeHash, "h1:") {
+		t.Errorf("sha256 %q, tree hash %q", rep.SHA256, rep.TreeHash)
+	}
+}
+
+// TestVerifyInterrupt sends Ctrl-C (SIGINT) to a real catalogkit process
+// while the archive's tests run (each sleeps a minute, after touching a
+// marker file), and requires it to stop, kill the tests and remove every
+// directory it and the go command made.
+func TestVerifyInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := filepath.Join(t.TempDir(), "catalogkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	archive, sums := release(t, releaseTree(t, time.Minute))
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "verify", "--sums", sums, archive)
+	marker := filepath.Join(t.TempDir(), "started")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "CATALOGKIT_TEST_MARKER="+marker)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until a test from the archive runs (after compiling the standard
+	// library into an empty cache).
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the archive's tests did not start\n%s\n%s", stdout.String(), stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if code := cmd.ProcessState.ExitCode(); code != 1 {
+			t.Errorf("exit %d (%v), want 1", code, err)
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("catalogkit did not stop within 30s of SIGINT")
+	}
+	if !strings.Contains(stdout.String(), "[interrupted]") {
+		t.Errorf("report lacks the interruption:\n%s", stdout.String())
+	}
+	left, _ := os.ReadDir(tmp)
+	for _, e := range left {
+		t.Errorf("left behind in TMPDIR: %s", e.Name())
+	}
+}

@@ -1,0 +1,94 @@
+// Command benchverify runs the verifier on a large archive that is not a
+// catalogkit release (the packer benchmark's packed copy of the Go source
+// tree), for the benchmark script internal/verify/bench.sh. It is not part
+// of the catalogkit command.
+//
+// Usage:
+//
+//	go run ./internal/verify/benchverify [-hash-only] [-sums SHA256SUMS] ARCHIVE
+//
+// With -hash-only it runs step 1's hash alone and prints the SHA-256.
+// Otherwise it runs steps 1 to 5 with limits raised for the tree (the test
+// re-run does not apply) and repacks with [pack.Build] over every extracted
+// file, as internal/pack/benchpack packs; it prints each step's time and
+// exits 1 unless every step passed.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/catalogkit/catalogkit/internal/pack"
+	"github.com/catalogkit/catalogkit/internal/verify"
+)
+
+func main() {
+	hashOnly := flag.Bool("hash-only", false, "only hash the archive (step 1)")
+	sums := flag.String("sums", "", "SHA256SUMS file listing the archive")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	name := flag.Arg(0)
+	if *hashOnly {
+		f, err := os.Open(name)
+		if err != nil {
+			fail(err)
+		}
+		sum, _, err := verify.HashFile(f)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Printf("%s  %s\n", sum, filepath.Base(name))
+		return
+	}
+	rep := verify.Verify(context.Background(), name, verify.Options{
+		SumsFile: *sums,
+		NoExec:   true,
+		Limits:   verify.Limits{MaxEntries: 60000, MaxFileSize: 1 << 30, MaxTotalSize: 1 << 34, MaxRatio: 1000},
+		Repack:   repack,
+	})
+	var times []string
+	for _, s := range rep.Steps[:5] {
+		times = append(times, fmt.Sprintf("%s=%.3fs", s.Step, s.Seconds))
+	}
+	fmt.Println(strings.Join(times, " "))
+	if !rep.OK() {
+		rep.WriteText(os.Stderr)
+		os.Exit(1)
+	}
+}
+
+// repack packs every regular file of the extracted tree but the manifest,
+// with the version the top folder names.
+func repack(dir string, w io.Writer) (*pack.Result, error) {
+	var files []pack.File
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == pack.ManifestName {
+			return err
+		}
+		files = append(files, pack.File{Path: filepath.ToSlash(rel)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	version := strings.TrimPrefix(filepath.Base(dir), "catalogkit-")
+	return pack.Build(dir, version, files, w, pack.Options{})
+}
+
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "benchverify: error: %v\n", err)
+	os.Exit(1)
+}

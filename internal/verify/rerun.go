@@ -1,0 +1,400 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// A TestPlan says what step 6 runs in the extracted tree and what it must see.
+type TestPlan struct {
+	// Patterns are the package patterns given to go test, relative to the
+	// tree root.
+	Patterns []string
+	// CasesGlob matches the case files in the extracted tree; each is a JSON
+	// object whose "id" names the subtest that runs it.
+	CasesGlob string
+	// WantCases is how many case files there must be.
+	WantCases int
+	// CaseTest is the top-level test that runs each case as a subtest named by
+	// its id, in the package CasePackage (relative to the module path).
+	CasePackage, CaseTest string
+	// Required lists other tests that must have run and passed (the records
+	// check).
+	Required []TestID
+	// GOCACHE, if set, is used instead of a fresh build cache (tests only: it
+	// saves compiling the standard library on every run).
+	GOCACHE string
+}
+
+// A TestID names a top-level test in a package given relative to the module.
+type TestID struct{ Package, Test string }
+
+// ReleaseTests returns the plan for a catalogkit release: the 21 conformance
+// cases of conformance/cases/*.json run by TestConformance in ./conformance,
+// and the records package's TestRecordsUpToDate, which regenerates the five
+// records and compares them with the committed files byte for byte.
+func ReleaseTests() *TestPlan {
+	return &TestPlan{
+		Patterns:    []string{"./conformance/...", "./records/..."},
+		CasesGlob:   "conformance/cases/*.json",
+		WantCases:   21,
+		CasePackage: "conformance",
+		CaseTest:    "TestConformance",
+		Required:    []TestID{{Package: "records", Test: "TestRecordsUpToDate"}},
+	}
+}
+
+// testEvent is one line of go test -json (cmd/test2json, and the go
+// command's build events).
+type testEvent struct {
+	Action      string
+	Package     string
+	ImportPath  string
+	Test        string
+	Output      string
+	FailedBuild string
+}
+
+func (v *verifier) stepTests() (string, []*Error) {
+	p := v.plan
+	tree := filepath.Join(v.dir, v.root)
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return "", []*Error{{Code: CodeNoGo, Offset: -1, Detail: "no go command on PATH to re-run the tests (install Go from https://go.dev/dl/, or pass --no-exec to skip this step)", Err: err}}
+	}
+	ids, cerr := readCaseIDs(tree, p)
+	if cerr != nil {
+		return "", []*Error{cerr}
+	}
+	mod, merr := modulePath(tree)
+	if merr != nil {
+		return "", []*Error{merr}
+	}
+
+	caches, err := os.MkdirTemp(v.opts.TempDir, "catalogkit-verify-cache-")
+	if err != nil {
+		return "", []*Error{{Code: CodeIO, Offset: -1, Detail: "creating module cache", Err: err}}
+	}
+	defer func() {
+		// The module cache is written read-only; make it removable.
+		filepath.WalkDir(caches, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				os.Chmod(p, 0o700)
+			}
+			return nil
+		})
+		os.RemoveAll(caches)
+	}()
+	gocache := p.GOCACHE
+	if gocache == "" {
+		gocache = filepath.Join(caches, "gocache")
+	}
+	args := append([]string{"test", "-json", "-count=1"}, p.Patterns...)
+	cmd := exec.CommandContext(v.ctx, goBin, args...)
+	cmd.Dir = tree
+	tmp := filepath.Join(caches, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return "", []*Error{{Code: CodeIO, Offset: -1, Detail: "creating temporary directory", Err: err}}
+	}
+	cmd.Env = offlineEnv(filepath.Join(caches, "gomodcache"), gocache, tmp)
+	reap := setProcessGroup(cmd)
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", []*Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
+	}
+	if err := cmd.Start(); err != nil {
+		return "", []*Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
+	}
+	events, derr := decodeEvents(out)
+	io.Copy(io.Discard, out)
+	werr := cmd.Wait()
+	reap()
+	if v.ctx.Err() != nil {
+		return "", []*Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted while running the tests", Err: v.ctx.Err()}}
+	}
+	if derr != nil {
+		return "", []*Error{{Code: CodeTestRun, Offset: -1, Detail: "go test -json output is not test2json events", Err: derr}}
+	}
+	errs := checkEvents(events, mod, ids, p)
+	if werr != nil && len(errs) == 0 {
+		errs = append(errs, &Error{Code: CodeTestRun, Offset: -1, Detail: "go test failed: " + tail(stderr.String(), 800), Err: werr})
+	}
+	if len(errs) > 0 {
+		return "", errs
+	}
+	req := make([]string, len(p.Required))
+	for i, t := range p.Required {
+		req[i] = t.Package + "." + t.Test
+	}
+	return fmt.Sprintf("tests passed: %d conformance tests passed in a fresh directory (exactly the %d case ids of %s, run by %s), and %s passed; offline, empty module and build caches — this ran code from the archive with your permissions",
+		len(ids), len(ids), p.CasesGlob, p.CaseTest, strings.Join(req, ", ")), nil
+}
+
+// offlineEnv is the caller's environment with every Go setting that could
+// reach the network, a workspace, another toolchain or shared caches
+// replaced, and temporary files (GOTMPDIR for the go command, TMPDIR for
+// the tests) in tmp, which is removed even if the processes are killed.
+func offlineEnv(modcache, gocache, tmp string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GO") || k == "CGO_ENABLED" || k == "TMPDIR" {
+			if k != "GOROOT" && k != "GOPATH" {
+				continue
+			}
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"GOPROXY=off", "GOSUMDB=off", "GONOSUMDB=", "GOPRIVATE=",
+		"GOFLAGS=-mod=mod -buildvcs=false",
+		"GOMODCACHE="+modcache, "GOCACHE="+gocache,
+		"GOTOOLCHAIN=local", "GOWORK=off", "GOENV=off", "CGO_ENABLED=0",
+		"GOTMPDIR="+tmp, "TMPDIR="+tmp,
+	)
+}
+
+// readCaseIDs reads the "id" of every case file in the extracted tree and
+// requires exactly p.WantCases distinct ids.
+func readCaseIDs(tree string, p *TestPlan) ([]string, *Error) {
+	files, err := filepath.Glob(filepath.Join(tree, filepath.FromSlash(p.CasesGlob)))
+	if err != nil {
+		return nil, errf(CodeCases, p.CasesGlob, "bad pattern: %v", err)
+	}
+	seen := map[string]string{}
+	var ids []string
+	for _, f := range files {
+		rel, _ := filepath.Rel(tree, f)
+		rel = filepath.ToSlash(rel)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, &Error{Code: CodeIO, Entry: rel, Offset: -1, Detail: "reading case", Err: err}
+		}
+		var c struct {
+			ID *string `json:"id"`
+		}
+		if err := json.Unmarshal(data, &c); err != nil || c.ID == nil || *c.ID == "" {
+			return nil, errf(CodeCases, rel, "case file has no string %q", "id")
+		}
+		if other, ok := seen[*c.ID]; ok {
+			return nil, errf(CodeCases, rel, "case id %q is also the id of %q", *c.ID, other)
+		}
+		seen[*c.ID] = rel
+		ids = append(ids, *c.ID)
+	}
+	if len(ids) != p.WantCases {
+		return nil, errf(CodeCases, p.CasesGlob, "%d case files, want exactly %d", len(ids), p.WantCases)
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// modulePath reads the module path from the extracted go.mod.
+func modulePath(tree string) (string, *Error) {
+	data, err := os.ReadFile(filepath.Join(tree, "go.mod"))
+	if err != nil {
+		return "", &Error{Code: CodeTestRun, Entry: "go.mod", Offset: -1, Detail: "reading go.mod", Err: err}
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "module" {
+			if s, err := strconv.Unquote(f[1]); err == nil {
+				return s, nil
+			}
+			return f[1], nil
+		}
+	}
+	return "", errf(CodeTestRun, "go.mod", "no module line")
+}
+
+func decodeEvents(r io.Reader) ([]testEvent, error) {
+	dec := json.NewDecoder(r)
+	var events []testEvent
+	for {
+		var e testEvent
+		err := dec.Decode(&e)
+		if err == io.EOF {
+			return events, nil
+		}
+		if err != nil {
+			return events, err
+		}
+		if e.Action == "" {
+			return events, fmt.Errorf("event without an action")
+		}
+		if e.Action == "output" {
+			// Keep output only for tests, bounded, for failure reports.
+			if len(e.Output) > 512 {
+				e.Output = e.Output[:512]
+			}
+		}
+		events = append(events, e)
+	}
+}
+
+// SubtestName returns the name go test gives a subtest run as
+// t.Run(name) under parent: spaces become underscores and unprintable runes
+// are quoted, as the testing package does.
+func SubtestName(parent, name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case unicode.IsSpace(r):
+			b.WriteByte('_')
+		case !strconv.IsPrint(r):
+			s := strconv.QuoteRune(r)
+			b.WriteString(s[1 : len(s)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return parent + "/" + b.String()
+}
+
+// checkEvents requires that every case ran and passed as a subtest of the
+// case test, that no other subtest of it ran, that the required tests
+// passed, and that nothing failed.
+func checkEvents(events []testEvent, mod string, ids []string, p *TestPlan) []*Error {
+	casePkg := path.Join(mod, p.CasePackage)
+	final := map[[2]string]string{} // package, test -> last of pass/fail/skip
+	output := map[[2]string][]string{}
+	buildOut := map[string][]string{}
+	var broken []string
+	for _, e := range events {
+		k := [2]string{e.Package, e.Test}
+		switch e.Action {
+		case "pass", "fail", "skip":
+			final[k] = e.Action
+			if e.FailedBuild != "" {
+				broken = append(broken, e.FailedBuild)
+			}
+		case "output":
+			if o := output[k]; len(o) < 20 {
+				output[k] = append(o, strings.TrimRight(e.Output, "\n"))
+			}
+		case "build-output":
+			if o := buildOut[e.ImportPath]; len(o) < 20 {
+				buildOut[e.ImportPath] = append(o, strings.TrimRight(e.Output, "\n"))
+			}
+		case "build-fail":
+			broken = append(broken, e.ImportPath)
+		}
+	}
+	if len(broken) > 0 {
+		// Nothing ran in a package that did not build: report that alone.
+		sort.Strings(broken)
+		var errs []*Error
+		for i, b := range broken {
+			if i > 0 && b == broken[i-1] {
+				continue
+			}
+			errs = append(errs, errf(CodeTestsFailed, b, "did not build: %s", tail(strings.Join(buildOut[b], " | "), 600)))
+		}
+		return errs
+	}
+	explain := func(k [2]string) string {
+		if o := output[k]; len(o) > 0 {
+			return ": " + tail(strings.Join(o, " | "), 400)
+		}
+		return ""
+	}
+	var errs []*Error
+	want := map[string]bool{}
+	for _, id := range ids {
+		name := SubtestName(p.CaseTest, id)
+		want[name] = true
+		k := [2]string{casePkg, name}
+		switch final[k] {
+		case "pass":
+		case "":
+			errs = append(errs, errf(CodeCases, id, "case did not run (no result for %s)", name))
+		case "skip":
+			errs = append(errs, errf(CodeTestsFailed, id, "case was skipped%s", explain(k)))
+		default:
+			errs = append(errs, errf(CodeTestsFailed, id, "case failed%s", explain(k)))
+		}
+	}
+	var extra []string
+	for k := range final {
+		if k[0] == casePkg && strings.HasPrefix(k[1], p.CaseTest+"/") && !strings.Contains(k[1][len(p.CaseTest)+1:], "/") && !want[k[1]] {
+			extra = append(extra, k[1])
+		}
+	}
+	sort.Strings(extra)
+	for _, name := range extra {
+		errs = append(errs, errf(CodeCases, name, "a subtest that is not one of the case ids ran"))
+	}
+	covered := map[[2]string]bool{}
+	if k := [2]string{casePkg, p.CaseTest}; final[k] != "pass" && len(errs) == 0 {
+		errs = append(errs, errf(CodeTestsFailed, p.CaseTest, "conformance test did not pass (%s)%s", orNone(final[k]), explain(k)))
+	}
+	for _, t := range p.Required {
+		k := [2]string{path.Join(mod, t.Package), t.Test}
+		covered[k] = true
+		if final[k] != "pass" {
+			errs = append(errs, errf(CodeRecords, t.Package+"."+t.Test, "required test did not pass (%s)%s", orNone(final[k]), explain(k)))
+		}
+	}
+	// Any other failure: a test the plan does not name, or a package that
+	// failed with no failing test (a panic in TestMain, an os.Exit).
+	var other []string
+	failedPkg := map[string]bool{}
+	for k, a := range final {
+		if a == "fail" && k[1] != "" {
+			failedPkg[k[0]] = true
+		}
+	}
+	for k, a := range final {
+		switch {
+		case a != "fail", covered[k], k[0] == casePkg && (k[1] == p.CaseTest || strings.HasPrefix(k[1], p.CaseTest+"/")):
+		case k[1] == "" && failedPkg[k[0]]:
+		default:
+			other = append(other, strings.TrimSpace(k[0]+" "+k[1]))
+		}
+	}
+	sort.Strings(other)
+	for _, o := range other {
+		errs = append(errs, errf(CodeTestsFailed, o, "failed"))
+	}
+	return errs
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no result"
+	}
+	return s
+}
+
+func tail(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+// limitedBuffer keeps the first max bytes written to it.
+type limitedBuffer struct {
+	b   *bytes.Buffer
+	max int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.b.Len(); room > 0 {
+		l.b.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
