@@ -2,7 +2,7 @@
 GO      ?= go
 VERSION := $(shell cat VERSION)
 
-.PHONY: help test build records conform browsertest bench fuzz
+.PHONY: help test build records conform browsertest release verify bench fuzz
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -23,12 +23,23 @@ conform: build ## the 21 cases: in-process, over stdio with catalogkit port, and
 	bin/catalogkit conform -- bin/catalogkit port
 	bin/catalogkit conform -- python3 conformance/ports/python/catalog_port.py
 
+release: test ## the maintainer's one command: tests, records check, pack, verify
+	$(GO) run ./cmd/catalogkit records --check
+	$(GO) run ./cmd/catalogkit pack --out dist
+	$(GO) run ./cmd/catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
+
+verify: ## check dist/ as a third party would
+	$(GO) run ./cmd/catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
+
 browsertest: ## the records page in headless Chromium; screenshots in $$CATALOGKIT_ARTIFACTS
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
-bench: ## benchmarks: the contract at its maxima, the stdio protocol
+bench: ## benchmarks: the contract at its maxima, the stdio protocol, pack and verify against zip tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
 	$(GO) test -run '^$$' -bench BenchmarkStdio -benchtime 20x -count 6 ./cmd/catalogkit/
+	bash internal/pack/bench.sh
+	bash internal/verify/bench.sh
 
-fuzz: ## fuzz the contract for a minute
+fuzz: ## fuzz the contract and the verifier, a minute each
 	$(GO) test -run '^$$' -fuzz FuzzContract -fuzztime 60s ./catalog/
+	$(GO) test -run '^$$' -fuzz FuzzVerify -fuzztime 60s ./internal/verify/
