@@ -28,6 +28,7 @@ func fakeRelease(n int, do map[int]string, extra ...tfile) []tfile {
 		{path: "go.mod", data: goMod},
 		{path: "conformance/conformance_test.go", data: []byte(fakeConformance)},
 		{path: "records/records_test.go", data: []byte(fakeRecords)},
+		{path: "catalog/catalog_test.go", data: []byte("package catalog\n\nimport \"testing\"\n\nfunc TestCore(t *testing.T) {}\n")},
 	}
 	for i := 1; i <= n; i++ {
 		files = append(files, tfile{
