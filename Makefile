@@ -2,7 +2,7 @@
 GO      ?= go
 VERSION := $(shell cat VERSION)
 
-.PHONY: help test build records conform browsertest release verify bench fuzz
+.PHONY: help test build records conform browsertest release dist verify bench fuzz
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -23,7 +23,9 @@ conform: build ## the 21 cases: in-process, over stdio with catalogkit port, and
 	bin/catalogkit conform -- bin/catalogkit port
 	bin/catalogkit conform -- python3 conformance/ports/python/catalog_port.py
 
-release: test ## the maintainer's one command: tests, records check, pack, verify
+release: test dist ## the maintainer's one command: tests, then records check, pack, verify
+
+dist: ## records check, pack into dist/, verify (what release does after the tests)
 	$(GO) run ./cmd/catalogkit records --check
 	$(GO) run ./cmd/catalogkit pack --out dist
 	$(GO) run ./cmd/catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip

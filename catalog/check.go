@@ -187,17 +187,17 @@ func checkTool(i int, tool *Value, names map[string]int) error {
 		return errorf(InvalidFields, toolPath(i), "tool definition has keys %s, want exactly name, family, effect, enabled, fields", keyList(*tool))
 	}
 	name, family, effect, enabled, fields := t.name, t.family, t.effect, t.enabled, t.fields
-	if !isLabelValue(name) {
+	if !parsedLabel(name) {
 		return labelError(toolPath(i)+".name", "tool name", *name)
 	}
-	if !isLabelValue(family) {
+	if !parsedLabel(family) {
 		return labelError(toolPath(i)+".family", "family", *family)
 	}
 	if _, dup := names[name.text]; dup {
 		return errorf(DuplicateTool, toolPath(i)+".name", "tool name %q is already used by an earlier tool", name.text)
 	}
 	names[name.text] = i
-	if effect.kind != String || effect.text != "read" && effect.text != "change" {
+	if effect.kind != String || effect.small != wordRead && effect.small != wordChange {
 		return errorf(InvalidMetadata, toolPath(i)+".effect", "effect is %s, want \"read\" or \"change\"", brief(*effect))
 	}
 	if enabled.kind != Bool {
@@ -218,7 +218,7 @@ func checkTool(i int, tool *Value, names map[string]int) error {
 }
 
 func checkField(i int, f *member) error {
-	if !IsLabel(f.key) {
+	if f.val.flags&flagKeyLabel == 0 {
 		return errorf(InvalidLabel, fieldPath(i, f.key, ""), "field name %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", f.key)
 	}
 	spec := &f.val
@@ -230,7 +230,7 @@ func checkField(i int, f *member) error {
 		return errorf(InvalidFields, fieldPath(i, f.key, ""), "field spec has keys %s, want exactly type, required, max_length", keyList(*spec))
 	}
 	typ, required, maxLength := sp.typ, sp.required, sp.maxLength
-	if typ.kind != String || typ.text != "string" && typ.text != "integer" && typ.text != "boolean" {
+	if typ.kind != String || typ.small < wordString || typ.small > wordBoolean {
 		return errorf(InvalidSpec, fieldPath(i, f.key, ".type"), "type is %s, want \"string\", \"integer\" or \"boolean\"", brief(*typ))
 	}
 	if required.kind != Bool {
@@ -244,23 +244,21 @@ func checkField(i int, f *member) error {
 
 // maxLengthOf returns the value of a max_length and reports whether it is a
 // JSON integer literal from MinMaxLength to MaxMaxLength. Such a literal is
-// 1 to 5 digits with no sign, fraction or exponent ("-0" is the integer 0).
+// 1 to 5 digits with no sign, fraction or exponent ("-0" is the integer 0),
+// which the parser recorded in v.small.
 func maxLengthOf(v Value) (int, bool) {
-	if v.kind != Number || len(v.text) > 5 {
+	if v.kind != Number || v.flags&flagSmallUint == 0 {
 		return 0, false
 	}
-	n := 0
-	for i := 0; i < len(v.text); i++ {
-		c := v.text[i]
-		if c < '0' || c > '9' {
-			return 0, false // a sign, a fraction or an exponent
-		}
-		n = n*10 + int(c-'0')
-	}
+	n := int(v.small)
 	return n, MinMaxLength <= n && n <= MaxMaxLength
 }
 
 func isLabelValue(v *Value) bool { return v.kind == String && IsLabel(v.text) }
+
+// parsedLabel is isLabelValue for a value of a parsed catalog, from the flag
+// the parser set.
+func parsedLabel(v *Value) bool { return v.kind == String && v.flags&flagLabel != 0 }
 
 func labelError(path, what string, v Value) error {
 	if v.kind == Absent {

@@ -146,7 +146,9 @@ func (p *parser) value() (Value, error) {
 		return p.array()
 	case c == '"':
 		s, err := p.string()
-		return Value{kind: String, text: s}, err
+		v := Value{kind: String, text: s}
+		v.classify()
+		return v, err
 	case c == '-' || '0' <= c && c <= '9':
 		return p.number()
 	case c == 't':
@@ -275,6 +277,9 @@ func (p *parser) object() (Value, error) {
 		}
 		p.path = p.path[:len(p.path)-1]
 		val.tag = tagOf(key)
+		if IsLabel(key) {
+			val.flags |= flagKeyLabel
+		}
 		p.scratch = append(p.scratch, member{key: key, val: val})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
@@ -470,5 +475,7 @@ func (p *parser) number() (Value, error) {
 		}
 	}
 	p.pos = i
-	return Value{kind: Number, text: p.src[start:i]}, nil
+	v := Value{kind: Number, text: p.src[start:i]}
+	v.classify()
+	return v, nil
 }

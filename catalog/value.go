@@ -38,9 +38,67 @@ func (k Kind) String() string {
 type Value struct {
 	kind    Kind
 	b       bool
-	tag     keyTag   // the contract key this value is the member of, if any (set by the parser)
+	tag     keyTag // the contract key this value is the member of, if any (set by the parser)
+	flags   valueFlags
+	small   uint32   // String: a contract word (see classify); Number with flagSmallUint: its value
 	text    string   // String: the content; Number: the literal
 	members []member // Object: members in document order, keys unique; Array: elements, keys empty
+}
+
+// valueFlags cache facts the parser learns while the bytes are hot, so that
+// validating a catalog reads only the tree, never the text again.
+type valueFlags uint8
+
+const (
+	flagKeyLabel  valueFlags = 1 << iota // the key this value is the member of is a label
+	flagLabel                            // a String that is a label
+	flagSmallUint                        // a Number of 1 to 5 digits, no sign, fraction or exponent; small holds it
+)
+
+// Contract words a String may be, in small.
+const (
+	wordNone uint32 = iota
+	wordString
+	wordInteger
+	wordBoolean
+	wordRead
+	wordChange
+)
+
+// classify sets the flags and small of a parsed String or Number.
+func (v *Value) classify() {
+	switch v.kind {
+	case String:
+		if IsLabel(v.text) {
+			v.flags |= flagLabel
+		}
+		switch v.text {
+		case "string":
+			v.small = wordString
+		case "integer":
+			v.small = wordInteger
+		case "boolean":
+			v.small = wordBoolean
+		case "read":
+			v.small = wordRead
+		case "change":
+			v.small = wordChange
+		}
+	case Number:
+		if len(v.text) > 5 {
+			return
+		}
+		n := uint32(0)
+		for i := 0; i < len(v.text); i++ {
+			c := v.text[i]
+			if c < '0' || c > '9' {
+				return
+			}
+			n = n*10 + uint32(c-'0')
+		}
+		v.flags |= flagSmallUint
+		v.small = n
+	}
 }
 
 type member struct {
