@@ -152,3 +152,19 @@ func TestValueAccessors(t *testing.T) {
 		t.Errorf("Kind(42).String() = %q", got)
 	}
 }
+
+func TestAppendQuote(t *testing.T) {
+	for _, tt := range []struct {
+		in, want, reason string
+	}{
+		{"plain", `"plain"`, "nothing to escape"},
+		{"a\"b\\c", `"a\"b\\c"`, "quote and backslash"},
+		{"\b\f\n\r\t\x00\x1f", `"\b\f\n\r\t\u0000\u001f"`, "short escapes, then lowercase \\u00xx"},
+		{"<>&\u2028\x7f한😀", "\"<>&\u2028\x7f한😀\"", "no HTML, U+2028 or DEL escaping; UTF-8 as is"},
+		{"a\xffb", "\"a\uFFFDb\"", "invalid UTF-8 becomes U+FFFD, so the output is always valid JSON"},
+	} {
+		if got := string(AppendQuote([]byte("x"), tt.in)); got != "x"+tt.want {
+			t.Errorf("AppendQuote(%q) = %q, want %q (%s)", tt.in, got, "x"+tt.want, tt.reason)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -222,6 +223,18 @@ func (v Value) appendJSON(b []byte) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// AppendQuote appends s to b as a JSON string, the way every JSON text of
+// this package writes strings: '"' and '\\' escaped with a backslash, U+0000
+// to U+001F as \b \f \n \r \t or \u00xx (lowercase hex), every other
+// character as its UTF-8 bytes (so <, >, & and U+2028 are not escaped).
+// Invalid UTF-8 in s is written as U+FFFD.
+func AppendQuote(b []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return appendString(b, s)
+}
 
 // appendString appends s as a JSON string: '"', '\\' and control characters
 // escaped (\b \f \n \r \t, else \u00xx), everything else as UTF-8. s must be

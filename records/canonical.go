@@ -102,39 +102,8 @@ func appendNewline(b []byte, depth int) []byte {
 	return b
 }
 
-const hexDigits = "0123456789abcdef"
-
 // appendString appends s as a JSON string: '"' and '\\' escaped with a
 // backslash, U+0000 to U+001F as \b \f \n \r \t or \u00xx (lowercase hex),
-// every other character as its UTF-8 bytes. s is valid UTF-8, as every string
-// of a [catalog.Value] is.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// every other character as its UTF-8 bytes (FORMAT.md §3). That is exactly
+// how the catalog package writes strings.
+func appendString(b []byte, s string) []byte { return catalog.AppendQuote(b, s) }
