@@ -96,7 +96,7 @@ func hostileCorpus() []hostile {
 		{name: "prepended-bytes", reason: "a stub before the first entry, offsets adjusted as in a self-extracting archive",
 			build: mut(func(a *zarc) { a.prefix, a.fixOffsets = []byte("#!/bin/sh\nexit 0\n"), true }), wantStep: StepParse, wantCode: CodePrepended},
 		{name: "prepended-bytes-unadjusted", reason: "a stub before the first entry, offsets not adjusted (readers that search for the end record accept it)",
-			build: mut(func(a *zarc) { a.prefix = []byte("MZ stub") }), wantStep: StepParse, wantCode: CodeGap},
+			build: mut(func(a *zarc) { a.prefix = []byte("MZ stub") }), wantStep: StepParse, wantCode: CodePrepended},
 		{name: "appended-bytes", reason: "data after the end record",
 			build: mut(func(a *zarc) { a.suffix = []byte("trailing payload") }), wantStep: StepParse, wantCode: CodeTrailing},
 		{name: "archive-comment", reason: "the packager writes no comment",
@@ -521,4 +521,22 @@ func TestGoodArchive(t *testing.T) {
 		t.Errorf("tests with NoExec: %+v, want not run and not requested", s)
 	}
 	sb.check(t, data)
+}
+
+// TestUnreadableSumsSaysWhy checks that when the expected hash cannot be
+// read, the steps that did not run say so, never that the hash did not match.
+func TestUnreadableSumsSaysWhy(t *testing.T) {
+	archive := filepath.Join(t.TempDir(), "catalogkit-0.1.0.zip")
+	if err := os.WriteFile(archive, []byte("not even a zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := Verify(context.Background(), archive, Options{SumsFile: filepath.Join(t.TempDir(), "missing"), NoExec: true})
+	if rep.OK() {
+		t.Fatal("a missing SHA256SUMS passed")
+	}
+	for _, s := range rep.Steps[1:] {
+		if s.Status != NotRun || strings.Contains(s.Summary, "did not match") || !strings.Contains(s.Summary, "could not be read") {
+			t.Errorf("step %s: %s %q, want not run because the expected hash could not be read", s.Step, s.Status, s.Summary)
+		}
+	}
 }

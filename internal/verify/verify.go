@@ -253,7 +253,11 @@ func (v *verifier) run() {
 	ok := v.stepHash(hash)
 	hash.Seconds = time.Since(start).Seconds()
 	if !ok {
-		v.skipRest(1, "the archive hash did not match")
+		reason := "the archive hash did not match"
+		if c := hash.Code(); c != CodeArchiveHash {
+			reason = "the expected hash could not be read (" + string(c) + ")"
+		}
+		v.skipRest(1, reason)
 		return
 	}
 	if !v.step(parse, v.stepParse) {

@@ -149,6 +149,11 @@ func parseStructure(r io.ReaderAt, size int64, lim Limits) (*archive, error) {
 			if endOff >= 20 && le32at(r, endOff-20) == sigLoc64 {
 				return nil, errAt(CodeZip64, "", endOff-20, "zip64 end locator")
 			}
+			// Bytes before the archive shift everything: the central
+			// directory and the first entry sit exactly that far on.
+			if shift := endOff - cdOff - cdSize; le32at(r, cdOff+shift) == sigCentral && le32at(r, shift) == sigLocal {
+				return nil, errAt(CodePrepended, "", 0, "%d bytes before the first local header (every offset in the archive is %d bytes short)", shift, shift)
+			}
 			return nil, errAt(CodeGap, "", cdOff+cdSize, "%d bytes between central directory and end record", endOff-cdOff-cdSize)
 		}
 		return nil, errAt(CodeTruncated, "", endOff, "central directory (%d bytes at %d) runs past the end record", cdSize, cdOff)
