@@ -22,14 +22,18 @@ cd dist && sha256sum -c SHA256SUMS`)
 		return code
 	}
 
-	res, err := pack.WriteRelease(*dir, *out, pack.Options{})
+	err := pack.CheckCheckout(*dir)
+	var res *pack.Result
+	if err == nil {
+		res, err = pack.WriteRelease(*dir, *out, pack.Options{})
+	}
 	var se *pack.SelectError
 	if errors.As(err, &se) {
 		fmt.Fprintf(c.stderr, "catalogkit: error: refusing to pack %q: %d problem(s):\n", *dir, len(se.Problems))
 		for _, p := range se.Problems {
 			fmt.Fprintf(c.stderr, "  %q: %s\n", p.Path, p.Reason)
 		}
-		fmt.Fprintf(c.stderr, "hint: rename, remove or replace these files (only regular files with portable names are packed)\n")
+		fmt.Fprintf(c.stderr, "hint: a release is exactly a commit of regular files with portable names: rename, remove, replace or commit these files\n")
 		return 1
 	}
 	if err != nil {
