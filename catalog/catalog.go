@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Description is what discovery returns for one tool. Its JSON form is
@@ -214,7 +215,7 @@ func valueError(p *Property, m member) error {
 	switch p.Type {
 	case "string":
 		if m.val.kind == String {
-			return errorf(InvalidArgumentValue, argPath(m.key), "string is longer than maxLength %d code points", p.MaxLength)
+			return errorf(InvalidArgumentValue, argPath(m.key), "string is %d code points, longer than maxLength %d (strings are never truncated)", utf8.RuneCountInString(m.val.text), p.MaxLength)
 		}
 		return errorf(InvalidArgumentValue, argPath(m.key), "value is %s, want a string of at most %d code points", brief(m.val), p.MaxLength)
 	case "integer":

@@ -39,7 +39,7 @@ func runDiscover(c *cli, args []string) int {
 		descs, err = cat.Discover(*family)
 	}
 	if err != nil {
-		return c.contractError(err, "")
+		return c.contractError(err, "", *catalogFile, "")
 	}
 	if descs == nil {
 		descs = []catalog.Description{}
@@ -74,11 +74,11 @@ func runValidate(c *cli, args []string) int {
 	}
 	argValue, err := catalog.ParseJSON(argText)
 	if err != nil {
-		return c.contractError(err, source)
+		return c.contractError(err, source, "", "")
 	}
 	res, err := cat.ValidateArguments(*name, argValue)
 	if err != nil {
-		return c.contractError(err, "")
+		return c.contractError(err, "", *catalogFile, *name)
 	}
 	return c.printJSON(res)
 }
@@ -123,7 +123,7 @@ func (c *cli) loadCatalog(file string) (*catalog.Catalog, int, bool) {
 		if file == "-" {
 			source = "catalog (stdin)"
 		}
-		return nil, c.contractError(err, source), false
+		return nil, c.contractError(err, source, "", ""), false
 	}
 	return cat, 0, true
 }
@@ -138,25 +138,30 @@ func readFileLimited(name string) ([]byte, error) {
 }
 
 // contractError prints a catalog error with its stable code, where it is and
-// what to do, and returns exit status 1.
-func (c *cli) contractError(err error, source string) int {
+// what to do, and returns exit status 1. catalogFile and name, when known,
+// make the hint a command that can be run as it is.
+func (c *cli) contractError(err error, source, catalogFile, name string) int {
 	var ce *catalog.Error
 	if !errors.As(err, &ce) {
 		return c.errorf("", "%v", err)
 	}
+	hint := hintFor(ce, catalogFile, name)
 	if source == "" {
-		return c.errorf(hintFor(ce), "%s", ce)
+		return c.errorf(hint, "%s", ce)
 	}
-	return c.errorf(hintFor(ce), "%s: %s", source, ce)
+	return c.errorf(hint, "%s: %s", source, ce)
 }
 
-func hintFor(e *catalog.Error) string {
-	inCatalog := strings.HasPrefix(e.Path, "$")
+func hintFor(e *catalog.Error, catalogFile, name string) string {
+	discover := "catalogkit discover --catalog " + shellWord(catalogFile) + " --family all"
+	if catalogFile == "" || catalogFile == "-" {
+		discover = "catalogkit discover --catalog FILE --family all"
+	}
 	switch e.Code {
 	case catalog.InvalidJSON:
-		return "fix the JSON text at the position shown; duplicate keys are never allowed"
+		return "fix the JSON text at the position shown (strict JSON: UTF-8, no duplicate keys, no comments, nothing after the value, at most 32 MiB and 64 levels)"
 	case catalog.InvalidLabel:
-		if !inCatalog {
+		if !strings.HasPrefix(e.Path, "$") {
 			return "a label is 1 to 80 characters: a lowercase letter, then lowercase letters, digits, '.', '_' or '-'"
 		}
 		fallthrough
@@ -164,13 +169,27 @@ func hintFor(e *catalog.Error) string {
 		catalog.InvalidMetadata, catalog.InvalidSpec:
 		return "fix the value at the path shown; one bad definition rejects the whole catalog (rules: go doc github.com/catalogkit/catalogkit/catalog)"
 	case catalog.UnknownFamily:
-		return "list every enabled tool and its family with --family all"
+		return "list the enabled tools and their families: " + discover
 	case catalog.ToolNotAvailableInFamily:
-		return "the tool is disabled, in another family, or absent; list the enabled tools with 'catalogkit discover --family all'"
+		return "the tool is disabled, in another family, or absent; list the enabled tools: " + discover
 	case catalog.InvalidArgumentKeys, catalog.InvalidArgumentValue:
-		return "compare the arguments with the tool's inputSchema: 'catalogkit discover --family all --name NAME'"
+		if name != "" && catalog.IsLabel(name) {
+			discover += " --name " + name
+		}
+		return "compare the arguments with the tool's inputSchema: " + discover
 	}
 	return ""
+}
+
+// shellWord quotes s for a POSIX shell when it needs quoting.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == '+' || r == ':' || r == '@' || r == ',' ||
+			'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // printJSON prints v as indented JSON, keeping the order of its keys.
