@@ -33,7 +33,7 @@ dist: ## records check, pack into dist/, verify (what release does after the tes
 verify: ## check dist/ as a third party would
 	$(GO) run ./cmd/catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
 
-browsertest: ## the records page in headless Chromium; screenshots in $$CATALOGKIT_ARTIFACTS
+browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
 bench: ## benchmarks: the contract at its maxima, the stdio protocol, pack and verify against zip tools

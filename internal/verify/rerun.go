@@ -140,8 +140,8 @@ func (v *verifier) stepTests() (string, []*Error) {
 	for i, t := range p.Required {
 		req[i] = t.Package + "." + t.Test
 	}
-	return fmt.Sprintf("tests passed: %d conformance tests passed in a fresh directory (exactly the %d case ids of %s, run by %s), and %s passed; offline, empty module and build caches — this ran code from the archive with your permissions",
-		len(ids), len(ids), p.CasesGlob, p.CaseTest, strings.Join(req, ", ")), nil
+	return fmt.Sprintf("tests passed: go test %s in a fresh directory, including the %d conformance tests (exactly the %d case ids of %s, run by %s) and %s; offline, empty module and build caches — this ran code from the archive with your permissions",
+		strings.Join(p.Patterns, " "), len(ids), len(ids), p.CasesGlob, p.CaseTest, strings.Join(req, ", ")), nil
 }
 
 // offlineEnv is the caller's environment with every Go setting that could
