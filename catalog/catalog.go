@@ -151,7 +151,7 @@ func newShape(s *Schema) *shape {
 // order.
 func (sh *shape) check(args Value) error {
 	if args.kind != Object {
-		return errorf(InvalidArgumentKeys, "arguments", "arguments is a JSON %s, want an object", args.kind)
+		return errorf(InvalidArgumentKeys, "arguments", "arguments is %s, want an object", describeKind(args.kind))
 	}
 	var index [MaxFields]uint8
 	var present uint32

@@ -558,3 +558,18 @@ func TestErrorMessage(t *testing.T) {
 		t.Errorf("Offset of a non-JSON error = %d, want -1", e.Offset)
 	}
 }
+
+// TestMissingValues checks the function-level form with Absent values, which
+// only Go callers can pass: the codes of the contract, and messages that say
+// "missing".
+func TestMissingValues(t *testing.T) {
+	cat := synthetic(t)
+	_, err := ValidateArguments(cat, mustJSON(t, `"page.read"`), Value{})
+	if codeOf(t, err) != InvalidArgumentKeys || !strings.Contains(err.Error(), "arguments is missing") {
+		t.Errorf("missing arguments: %v, want INVALID_ARGUMENT_KEYS saying the arguments are missing", err)
+	}
+	_, err = Discover(Value{}, mustJSON(t, `"all"`), Value{})
+	if codeOf(t, err) != InvalidCatalog || !strings.Contains(err.Error(), "catalog is missing") {
+		t.Errorf("missing catalog: %v, want INVALID_CATALOG saying the catalog is missing", err)
+	}
+}

@@ -151,7 +151,7 @@ func checkCatalog(cat Value) error {
 // index in the catalog of each tool name.
 func indexCatalog(cat Value) (map[string]int, error) {
 	if cat.kind != Array {
-		return nil, errorf(InvalidCatalog, "$", "catalog is a JSON %s, want an array of tool definitions", cat.kind)
+		return nil, errorf(InvalidCatalog, "$", "catalog is %s, want an array of tool definitions", describeKind(cat.kind))
 	}
 	if len(cat.members) > MaxTools {
 		return nil, errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", len(cat.members), MaxTools)

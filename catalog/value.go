@@ -23,6 +23,15 @@ const (
 
 var kindNames = [...]string{"absent", "null", "boolean", "number", "string", "array", "object"}
 
+// describeKind names a value's kind for a message: "missing" for Absent,
+// else "a JSON string", "a JSON object", ...
+func describeKind(k Kind) string {
+	if k == Absent {
+		return "missing"
+	}
+	return "a JSON " + k.String()
+}
+
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
