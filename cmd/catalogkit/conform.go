@@ -81,6 +81,10 @@ func runConform(c *cli, args []string) int {
 			"%s", report.Fatal)
 	}
 	if !report.OK() {
+		if report.Fatal == "" {
+			c.printError("every case must pass; a SKIP (not_implemented) counts as not passed",
+				"%d of %d cases did not pass (%d failed, %d skipped)", report.Failed+report.Skipped, report.Passed+report.Failed+report.Skipped, report.Failed, report.Skipped)
+		}
 		return 1
 	}
 	return 0
