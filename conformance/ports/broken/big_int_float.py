@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+# BROKEN: echoes an integer argument through a float64, so 12345678901234567890123 comes back as 1.2345678901234568e+22.
+"""A deliberately broken Python port: the real one with one behaviour changed.
+
+The conformance cases must catch it; see README.md in this directory.
+"""
+
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+import catalog_port  # noqa: E402
+import catalogkit  # noqa: E402
+
+
+def copy_json(v):
+    # As a port whose numbers are float64 (JavaScript's JSON.parse) would:
+    # an integer beyond 2**53 is rounded and written in the shortest form
+    # that reads back as the same float64 (10**40 happens to survive as
+    # 1e+40). Smaller integers are exact in a float64 anyway.
+    if catalogkit.is_json_integer(v) and abs(v) > 2 ** 53:
+        try:
+            return catalog_port.Number(repr(float(v)))
+        except OverflowError:
+            return None
+    if type(v) is dict:
+        return {k: copy_json(x) for k, x in v.items()}
+    if type(v) is list:
+        return [copy_json(x) for x in v]
+    return v
+
+
+catalogkit.copy_json = copy_json
+
+
+if __name__ == "__main__":
+    sys.exit(catalog_port.main())

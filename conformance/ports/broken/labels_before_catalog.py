@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+# BROKEN: checks the family and name labels before validating the catalog.
+"""A deliberately broken Python port: the real one with one behaviour changed.
+
+The conformance cases must catch it; see README.md in this directory.
+"""
+
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+import catalog_port  # noqa: E402
+import catalogkit  # noqa: E402
+
+
+real_discover = catalogkit.discover
+real_validate_arguments = catalogkit.validate_arguments
+
+
+def discover(catalog, family, name=catalogkit.ABSENT):
+    if not catalogkit.is_label(family):
+        raise catalogkit.CatalogError(catalogkit.INVALID_LABEL, "family is not a label")
+    if name is not catalogkit.ABSENT and not catalogkit.is_label(name):
+        raise catalogkit.CatalogError(catalogkit.INVALID_LABEL, "name is not a label")
+    return real_discover(catalog, family, name)
+
+
+def validate_arguments(catalog, name, arguments):
+    if not catalogkit.is_label(name):
+        raise catalogkit.CatalogError(catalogkit.INVALID_LABEL, "name is not a label")
+    return real_validate_arguments(catalog, name, arguments)
+
+
+catalogkit.discover = discover
+catalogkit.validate_arguments = validate_arguments
+
+
+if __name__ == "__main__":
+    sys.exit(catalog_port.main())
