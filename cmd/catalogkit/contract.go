@@ -13,6 +13,8 @@ import (
 	"github.com/catalogkit/catalogkit/catalog"
 )
 
+const jsonFlagHelp = `on a contract error, print {"error": {"code", "path", "offset", "detail"}} on stdout instead of a message on stderr (exit status 1 all the same)`
+
 const discoverExample = `catalogkit discover --catalog conformance/synthetic-catalog.json --family reading
 catalogkit discover --catalog conformance/synthetic-catalog.json --family all --name tab.select`
 
@@ -21,6 +23,7 @@ func runDiscover(c *cli, args []string) int {
 	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON array of tool definitions); - reads stdin")
 	family := fs.String("family", "", "family `F` to list, or \"all\" for every family")
 	name := fs.String("name", "", "exact tool name `N` to return (optional)")
+	fs.BoolVar(&c.jsonErrors, "json", false, jsonFlagHelp)
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
@@ -55,6 +58,7 @@ func runValidate(c *cli, args []string) int {
 	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON array of tool definitions); - reads stdin")
 	name := fs.String("name", "", "exact tool name `N`")
 	arguments := fs.String("arguments", "", "the call's arguments: a `JSON` object, @FILE to read a file, or - for stdin")
+	fs.BoolVar(&c.jsonErrors, "json", false, jsonFlagHelp)
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
@@ -145,6 +149,9 @@ func (c *cli) contractError(err error, source, catalogFile, name string) int {
 	if !errors.As(err, &ce) {
 		return c.errorf("", "%v", err)
 	}
+	if c.jsonErrors {
+		return c.printJSONError(ce, source)
+	}
 	hint := hintFor(ce, catalogFile, name)
 	if source == "" {
 		return c.errorf(hint, "%s", ce)
@@ -190,6 +197,28 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// printJSONError prints a contract error as a JSON object on stdout and
+// returns exit status 1.
+func (c *cli) printJSONError(e *catalog.Error, source string) int {
+	type jsonError struct {
+		Code   catalog.Code `json:"code"`
+		Source string       `json:"source,omitempty"` // which input: "catalog \"f.json\"", "arguments"
+		Path   string       `json:"path"`
+		Offset *int         `json:"offset,omitempty"` // INVALID_JSON only
+		Detail string       `json:"detail"`
+	}
+	out := jsonError{Code: e.Code, Source: source, Path: e.Path, Detail: e.Detail}
+	if e.Offset >= 0 {
+		out.Offset = &e.Offset
+	}
+	if code := c.printJSON(struct {
+		Error jsonError `json:"error"`
+	}{out}); code != 0 {
+		return code
+	}
+	return 1
 }
 
 // printJSON prints v as indented JSON, keeping the order of its keys.

@@ -44,6 +44,9 @@ func Main() int {
 type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// jsonErrors makes contract errors a JSON object on stdout (discover and
+	// validate --json), for programs that read the stable code.
+	jsonErrors bool
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
