@@ -13,7 +13,7 @@ test: ## gofmt, vet and every test with the race detector (the README's test com
 	$(GO) test -race -count=1 ./...
 
 build: ## build bin/catalogkit
-	$(GO) build -o bin/catalogkit ./cmd/catalogkit
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/catalogkit ./cmd/catalogkit
 
 records: ## regenerate records/: the five records and index.html
 	$(GO) run ./cmd/catalogkit records
