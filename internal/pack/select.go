@@ -329,7 +329,7 @@ func CheckPaths(paths []string) []PathError {
 			add(p, ReasonEscape)
 			continue
 		}
-		if foldString(p) == foldString(ManifestName) {
+		if FoldKey(p) == FoldKey(ManifestName) {
 			add(p, ReasonManifestName)
 		}
 		if why := windowsProblem(p); why != "" {
@@ -349,12 +349,12 @@ func CheckPaths(paths []string) []PathError {
 	byFold := make(map[string][]string)
 	for p := range isFile {
 		if utf8.ValidString(p) {
-			byFold[foldString(p)] = append(byFold[foldString(p)], p)
+			byFold[FoldKey(p)] = append(byFold[FoldKey(p)], p)
 		}
 	}
 	for d := range isDir {
 		if !isFile[d] {
-			byFold[foldString(d)] = append(byFold[foldString(d)], d+"/")
+			byFold[FoldKey(d)] = append(byFold[FoldKey(d)], d+"/")
 		}
 	}
 	for _, group := range byFold {
@@ -394,10 +394,11 @@ func windowsProblem(p string) string {
 	return ""
 }
 
-// foldString returns s with every rune replaced by the smallest rune of its
-// Unicode simple case-folding orbit, so that two strings that differ only in
-// case map to the same key (as golang.org/x/mod's case-fold check does).
-func foldString(s string) string {
+// FoldKey returns s with every rune replaced by the smallest rune of its
+// Unicode simple case-folding orbit, so that two paths that differ only in
+// case map to the same key (as golang.org/x/mod's case-fold check does). The
+// packager refuses, and the verifier rejects, two paths with one key.
+func FoldKey(s string) string {
 	return strings.Map(func(r rune) rune {
 		min := r
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {

@@ -1,12 +1,13 @@
 package verify
 
 import (
-	"github.com/catalogkit/catalogkit/internal/pack"
 	"io/fs"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/catalogkit/catalogkit/internal/pack"
 )
 
 // RootPrefix starts the name of the single top-level folder of a release:
@@ -121,14 +122,14 @@ func checkCollisions(entries []*entry) []*Error {
 			continue
 		}
 		exact[e.Name] = true
-		key := fold(e.Name)
+		key := pack.FoldKey(e.Name)
 		if other, ok := files[key]; ok {
 			problems = append(problems, errf(CodeCaseCollision, e.Name, "collides with %q under case folding", other))
 			continue
 		}
 		files[key] = e.Name
 		for d := parent(e.Name); d != ""; d = parent(d) {
-			k := fold(d)
+			k := pack.FoldKey(d)
 			if other, ok := dirs[k]; ok {
 				if other != d {
 					problems = append(problems, errf(CodeCaseCollision, e.Name, "directory %q collides with %q under case folding", d, other))
@@ -156,15 +157,3 @@ func parent(name string) string {
 	return name[:i]
 }
 
-// fold maps a name to a key equal for names that case-insensitive file
-// systems treat as equal.
-func fold(s string) string {
-	return strings.Map(func(r rune) rune {
-		// The smallest rune of the orbit is a canonical representative.
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		return least
-	}, s)
-}
