@@ -156,4 +156,3 @@ func parent(name string) string {
 	}
 	return name[:i]
 }
-
