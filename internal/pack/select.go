@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Allowlist is the set of top-level entries of a release tree that go into the
@@ -92,7 +94,7 @@ const (
 	ReasonUnclean      = "path is not clean (empty, absolute, '.' or '..' element, or doubled slash)"
 	ReasonNotUTF8      = "path is not valid UTF-8"
 	ReasonEscape       = "name needs escaping in a sha256sum line (newline, backslash or other control character)"
-	ReasonFoldConflict = "case-fold collision with another path"
+	ReasonFoldConflict = "case-fold or normalization collision with another path"
 	ReasonFileDir      = "path is used both as a file and as a directory"
 	ReasonWindows      = "name is reserved or invalid on Windows"
 	ReasonTooLarge     = "file is 4 GiB or larger (the packager never writes ZIP64)"
@@ -394,10 +396,12 @@ func windowsProblem(p string) string {
 	return ""
 }
 
-// FoldKey returns s with every rune replaced by the smallest rune of its
-// Unicode simple case-folding orbit, so that two paths that differ only in
-// case map to the same key (as golang.org/x/mod's case-fold check does). The
-// packager refuses, and the verifier rejects, two paths with one key.
+// FoldKey returns s in Unicode normalization form C with every rune replaced
+// by the smallest rune of its simple case-folding orbit, so that two paths
+// that differ only in case (as golang.org/x/mod's case-fold check finds) or
+// only in normalization ("café" precomposed or decomposed: one name on
+// macOS) map to the same key. The packager refuses, and the verifier
+// rejects, two paths with one key.
 func FoldKey(s string) string {
 	return strings.Map(func(r rune) rune {
 		min := r
@@ -407,5 +411,5 @@ func FoldKey(s string) string {
 			}
 		}
 		return min
-	}, s)
+	}, norm.NFC.String(s))
 }

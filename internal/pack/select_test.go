@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -128,6 +129,18 @@ func TestRefusals(t *testing.T) {
 			want: []PathError{
 				{"catalog/Catalog.go", ReasonFoldConflict + ` "catalog/catalog.go"`},
 				{"catalog/catalog.go", ReasonFoldConflict + ` "catalog/Catalog.go"`},
+			},
+		},
+		{
+			name:   "normalization collision",
+			reason: "café.txt precomposed and decomposed are one file on macOS",
+			setup: func(t *testing.T, dir string) {
+				touch(t, dir, "testdata/caf\u00e9.txt")
+				touch(t, dir, "testdata/cafe\u0301.txt")
+			},
+			want: []PathError{
+				{"testdata/cafe\u0301.txt", ReasonFoldConflict + " " + strconv.Quote("testdata/caf\u00e9.txt")},
+				{"testdata/caf\u00e9.txt", ReasonFoldConflict + " " + strconv.Quote("testdata/cafe\u0301.txt")},
 			},
 		},
 		{

@@ -226,6 +226,11 @@ func hostileCorpus() []hostile {
 			build: mut(func(a *zarc) { a.add(testRoot+"/VERSION", []byte("6.6.6\n")) }), wantStep: StepExtract, wantCode: CodeDuplicate},
 		{name: "case-fold-collision", reason: "README.md and readme.md are one file on macOS and Windows",
 			build: mut(func(a *zarc) { a.add(testRoot+"/readme.md", []byte("other")) }), wantStep: StepExtract, wantCode: CodeCaseCollision},
+		{name: "normalization-collision", reason: "café precomposed and decomposed are one name on macOS",
+			build: mut(func(a *zarc) {
+				a.add(testRoot+"/caf\u00e9", []byte("one"))
+				a.add(testRoot+"/cafe\u0301", []byte("two"))
+			}), wantStep: StepExtract, wantCode: CodeCaseCollision},
 		{name: "file-dir-clash", reason: "VERSION is a file and a directory",
 			build: mut(func(a *zarc) { a.add(testRoot+"/VERSION/x", []byte("x")) }), wantStep: StepExtract, wantCode: CodeFileDirClash},
 
@@ -394,8 +399,8 @@ func (sb *sandbox) check(t testing.TB, want []byte) {
 
 func TestHostileCorpus(t *testing.T) {
 	corpus := hostileCorpus()
-	if len(corpus) < 67 {
-		t.Fatalf("corpus has %d kinds, want at least the 67 that README.md promises", len(corpus))
+	if len(corpus) < 68 {
+		t.Fatalf("corpus has %d kinds, want at least the 68 that README.md promises", len(corpus))
 	}
 	for _, h := range corpus {
 		t.Run(h.name, func(t *testing.T) {
