@@ -141,7 +141,7 @@ func TestPackCommandErrors(t *testing.T) {
 			wantCode: 1,
 			wantStderr: []string{
 				"catalogkit: error: refusing to pack", "4 problem(s)",
-				`"catalog/Catalog.go": case-fold collision`, `"catalog/catalog.go": case-fold collision`,
+				`"catalog/Catalog.go": case-fold or normalization collision`, `"catalog/catalog.go": case-fold or normalization collision`,
 				`"internal/nul.txt": name is reserved or invalid on Windows`,
 				`"testdata/back\\slash": name needs escaping`,
 				"hint:",

@@ -26,7 +26,8 @@
 //   - names reserved or invalid on Windows: CON, PRN, AUX, NUL, COM0-9,
 //     LPT0-9 (with any extension, any case), any of <>:"|?*, and an element
 //     ending in a dot or a space;
-//   - case-fold collisions between any two paths, files or directories;
+//   - case-fold or Unicode-normalization collisions between any two paths,
+//     files or directories;
 //   - a path used both as a file and as a directory, or listed twice;
 //   - the manifest's own name at the top, in any case;
 //   - files of 4 GiB or more, more than [MaxEntries] entries, or an archive
