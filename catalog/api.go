@@ -29,12 +29,13 @@ func Parse(data []byte) (*Catalog, error) {
 // Compile validates a whole catalog, in the order the package documentation
 // gives, and compiles it for fast queries.
 func Compile(catalog Value) (*Catalog, error) {
-	if err := checkCatalog(catalog); err != nil {
+	names, err := checkCatalog(catalog)
+	if err != nil {
 		return nil, err
 	}
 	c := &Catalog{
 		tools:    make([]compiledTool, len(catalog.members)),
-		byName:   make(map[string]int, len(catalog.members)),
+		byName:   names,
 		families: make(map[string][]int),
 	}
 	for i := range catalog.members {
@@ -43,7 +44,6 @@ func Compile(catalog Value) (*Catalog, error) {
 		parts, _ := splitTool(&catalog.members[i].val)
 		t.enabled = parts.enabled.b
 		t.shape = newShape(&t.desc.InputSchema)
-		c.byName[t.desc.Name] = i
 		fam := c.families[t.desc.Family]
 		if t.enabled {
 			fam = append(fam, i)
@@ -158,7 +158,7 @@ func notAvailable(family, name string) error {
 // Absent) or [Catalog.DiscoverTool] (name given) return. family and a given
 // name must be strings that are labels; anything else is [InvalidLabel].
 func Discover(catalog, family, name Value) ([]Description, error) {
-	if err := checkCatalog(catalog); err != nil {
+	if _, err := checkCatalog(catalog); err != nil {
 		return nil, err
 	}
 	if !isLabelValue(&family) {
@@ -200,7 +200,7 @@ func toolMatches(tool *Value, family string, name Value) bool {
 // [Catalog.ValidateArguments] returns. A name that is Absent or not a string
 // is [InvalidLabel].
 func ValidateArguments(catalog, name, arguments Value) (*Validation, error) {
-	names, err := indexCatalog(catalog)
+	names, err := checkCatalog(catalog)
 	if err != nil {
 		return nil, err
 	}

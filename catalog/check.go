@@ -141,15 +141,9 @@ func splitSpec(v *Value) (s specParts, ok bool) {
 }
 
 // checkCatalog validates a whole catalog in the contract's order; the first
-// failing check decides the error.
-func checkCatalog(cat Value) error {
-	_, err := indexCatalog(cat)
-	return err
-}
-
-// indexCatalog validates a whole catalog like checkCatalog and returns the
-// index in the catalog of each tool name.
-func indexCatalog(cat Value) (map[string]int, error) {
+// failing check decides the error. It returns the index in the catalog of
+// each tool name, which the duplicate check builds anyway.
+func checkCatalog(cat Value) (map[string]int, error) {
 	if cat.kind != Array {
 		return nil, errorf(InvalidCatalog, "$", "catalog is %s, want an array of tool definitions", describeKind(cat.kind))
 	}
