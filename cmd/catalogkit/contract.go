@@ -99,10 +99,10 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 func (c *cli) readArgument(arg string) ([]byte, string, error) {
 	switch {
 	case arg == "-":
-		b, err := io.ReadAll(io.LimitReader(c.stdin, catalog.MaxInputBytes+1))
+		b, err := c.readInput("-")
 		return b, "arguments (stdin)", err
 	case strings.HasPrefix(arg, "@"):
-		b, err := readFileLimited(arg[1:])
+		b, err := c.readInput(arg[1:])
 		return b, fmt.Sprintf("arguments file %q", arg[1:]), err
 	}
 	return []byte(arg), "arguments", nil
@@ -111,13 +111,7 @@ func (c *cli) readArgument(arg string) ([]byte, string, error) {
 // loadCatalog reads and compiles a catalog file ("-" for stdin). On failure it
 // has printed the error and returns the exit status.
 func (c *cli) loadCatalog(file string) (*catalog.Catalog, int, bool) {
-	var data []byte
-	var err error
-	if file == "-" {
-		data, err = io.ReadAll(io.LimitReader(c.stdin, catalog.MaxInputBytes+1))
-	} else {
-		data, err = readFileLimited(file)
-	}
+	data, err := c.readInput(file)
 	if err != nil {
 		return nil, c.errorf("check the --catalog path", "failed to read catalog: %v", err), false
 	}
@@ -132,13 +126,20 @@ func (c *cli) loadCatalog(file string) (*catalog.Catalog, int, bool) {
 	return cat, 0, true
 }
 
-func readFileLimited(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
+// readInput reads a file, or stdin for "-", up to one byte past the JSON
+// layer's limit (so that the parser, not a silent cut, reports an input that
+// is too large).
+func (c *cli) readInput(name string) ([]byte, error) {
+	r := c.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, catalog.MaxInputBytes+1))
+	return io.ReadAll(io.LimitReader(r, catalog.MaxInputBytes+1))
 }
 
 // contractError prints a catalog error with its stable code, where it is and

@@ -24,7 +24,7 @@ func runRecords(c *cli, args []string) int {
 		return code
 	}
 
-	data, err := readFileLimited(*catalogFile)
+	data, err := c.readInput(*catalogFile)
 	if err != nil {
 		hint := "check the --catalog path"
 		if !flagSet(fs, "catalog") {
