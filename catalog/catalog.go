@@ -146,14 +146,15 @@ func newShape(s *Schema) *shape {
 	return sh
 }
 
-// check checks arguments in the contract's order: keys first (not an object,
-// an unknown key, a missing required key), then each value in the arguments'
-// order.
+// check checks arguments in the contract's order: keys first (V4: not an
+// object, an unknown key, a missing required key), then each value in the
+// tool's field order (V5), whatever order the arguments are written in, so
+// that the first bad field, and the error's path, depend only on the catalog.
 func (sh *shape) check(args Value) error {
 	if args.kind != Object {
 		return errorf(InvalidArgumentKeys, "arguments", "arguments is %s, want an object", describeKind(args.kind))
 	}
-	var index [MaxFields]uint8
+	var at [MaxFields]uint8 // at[j] is 1 + the position in args of property j's value
 	var present uint32
 	props := sh.schema.Properties
 	next := 0 // arguments usually come in field order: try the next property first
@@ -167,7 +168,7 @@ func (sh *shape) check(args Value) error {
 		}
 		next = j + 1
 		// Keys are unique and known, so there are at most MaxFields of them.
-		index[i] = uint8(j)
+		at[j] = uint8(i + 1)
 		present |= 1 << j
 	}
 	if missing := sh.required &^ present; missing != 0 {
@@ -177,10 +178,12 @@ func (sh *shape) check(args Value) error {
 			}
 		}
 	}
-	for i, m := range args.members {
-		p := &sh.schema.Properties[index[i]]
-		if !p.accepts(m.val) {
-			return valueError(p, m)
+	for j := range props {
+		if at[j] == 0 {
+			continue
+		}
+		if m := args.members[at[j]-1]; !props[j].accepts(m.val) {
+			return valueError(&props[j], m)
 		}
 	}
 	return nil

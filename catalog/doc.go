@@ -11,6 +11,12 @@
 // The package is pure: it does no file, network, process or clock access, and
 // imports only the standard library.
 //
+// This documentation is the contract for Go. The same contract, for porters
+// to other languages, is conformance/SPEC.md in the catalogkit repository and
+// release; its step ids (J1 to J9 for JSON text, C1 to C7, D1 to D6, V1 to
+// V5) are the ones used here, and a test keeps the two lists of steps and
+// codes in agreement.
+//
 // # Two forms, one contract
 //
 // The function-level form, [Discover] and [ValidateArguments], takes the
@@ -39,57 +45,70 @@
 // # Catalog validation
 //
 // Every call validates the whole catalog first. The first failing check, in
-// this order, decides the error; tools are checked in array order, and within
-// a tool:
+// this order, decides the error. C1 looks at the whole catalog; then tools
+// are checked in array order, each through C2 to C7 before the next:
 //
-//  1. the catalog is not an array, or has more than 1000 tools: [InvalidCatalog]
-//  2. the tool is not an object, or its keys are not exactly the five: [InvalidFields]
-//  3. name is not a label: [InvalidLabel]; then family is not a label: [InvalidLabel]
-//  4. name is used by an earlier tool: [DuplicateTool]
-//  5. effect is not "read" or "change", or enabled is not a boolean: [InvalidMetadata]
-//  6. fields is not an object, or has more than 30 entries: [InvalidFields]
-//  7. for each field, in the object's order: the field name is not a label:
-//     [InvalidLabel]; the spec is not an object with exactly the three keys:
-//     [InvalidFields]; type is not one of the three or required is not a
-//     boolean: [InvalidSpec]; max_length is not an integer from 1 to 20000:
-//     [InvalidSpec].
+//   - C1. the catalog is not an array: [InvalidCatalog]; it has more than
+//     1000 tools: [InvalidCatalog]
+//   - C2. the tool is not an object, or its keys are not exactly the five:
+//     [InvalidFields]
+//   - C3. name is not a label: [InvalidLabel]; then family is not a label:
+//     [InvalidLabel]
+//   - C4. name is used by an earlier tool: [DuplicateTool]
+//   - C5. effect is not "read" or "change": [InvalidMetadata]; then enabled
+//     is not a boolean: [InvalidMetadata]
+//   - C6. fields is not an object, or has more than 30 entries:
+//     [InvalidFields]
+//   - C7. for each field, in the object's order: the field name is not a
+//     label: [InvalidLabel]; the spec is not an object with exactly the three
+//     keys: [InvalidFields]; type is not one of the three: [InvalidSpec];
+//     required is not a boolean: [InvalidSpec]; max_length is not an integer
+//     from 1 to 20000: [InvalidSpec]
 //
 // One bad definition rejects the whole catalog: no tool is ever skipped.
 //
 // # Discovery
 //
-// Discover(catalog, family, name?) checks, after the catalog:
+// Discover(catalog, family, name?) runs these steps:
 //
-//  1. family is not a label: [InvalidLabel]
-//  2. a name is given and is not a label: [InvalidLabel]
-//  3. family is not "all" and no tool, enabled or not, has it: [UnknownFamily]
-//  4. a name is given and no enabled tool of that family (any family for
-//     "all") has exactly that name: [ToolNotAvailableInFamily]. A disabled
-//     tool, a tool of another family and an absent tool are all rejected
-//     alike; there is never a similar name or a fallback to another tool.
+//   - D1. validate the catalog (C1 to C7)
+//   - D2. family is not a label: [InvalidLabel]
+//   - D3. a name is given and is not a label: [InvalidLabel]
+//   - D4. family is not "all" and no tool, enabled or not, has it:
+//     [UnknownFamily]
+//   - D5. choose, in catalog order, the enabled tools of the family (of every
+//     family for "all", which lifts only the family filter, never the enabled
+//     filter) and, if a name is given, with exactly that name
+//   - D6. a name is given and no tool was chosen:
+//     [ToolNotAvailableInFamily]. A disabled tool, a tool of another family
+//     and an absent tool are all rejected alike; there is never a similar
+//     name or a fallback to another tool.
 //
-// The result lists the enabled tools of the family (of every family for
-// "all", which lifts only the family filter, never the enabled filter), in
-// catalog order, as [Description]s. A known family whose tools are all
-// disabled lists as []. In each input schema, properties keep the fields'
-// order, required lists the required fields in that order, and only string
-// properties carry maxLength.
+// The result lists the chosen tools as [Description]s. A known family whose
+// tools are all disabled lists as []. In each input schema, properties keep
+// the fields' order, required lists the required fields in that order, and
+// only string properties carry maxLength.
 //
 // # Argument validation
 //
-// ValidateArguments(catalog, name, arguments) checks, after the catalog:
+// ValidateArguments(catalog, name, arguments) runs these steps:
 //
-//  1. name is missing or not a label: [InvalidLabel]; no enabled tool has that
-//     name: [ToolNotAvailableInFamily] (discovery in family "all")
-//  2. arguments is not an object, has a key the schema lacks, or lacks a
-//     required key: [InvalidArgumentKeys]
-//  3. a value does not fit its property, checked in the arguments' order:
-//     [InvalidArgumentValue]. A string property takes a JSON string of at most
-//     maxLength Unicode code points (not bytes, not UTF-16 units; never
-//     truncated). An integer property takes a JSON number written with no
-//     fraction and no exponent, of any magnitude (1.0, 1e2 and true are not
-//     integers). A boolean property takes true or false only (1 and "true"
-//     are not booleans).
+//   - V1. validate the catalog (C1 to C7)
+//   - V2. name is missing, not a string or not a label: [InvalidLabel]
+//   - V3. no enabled tool, in any family, has that name:
+//     [ToolNotAvailableInFamily] (discovery in family "all")
+//   - V4. arguments is not an object: [InvalidArgumentKeys]; it has a key the
+//     schema lacks: [InvalidArgumentKeys]; it lacks a required key:
+//     [InvalidArgumentKeys]
+//   - V5. for each field in the tool's field order (not the order the
+//     arguments are written in), a value that does not fit its property:
+//     [InvalidArgumentValue]; the first such field names the error's path.
+//     A string property takes a JSON string of at most maxLength Unicode
+//     code points (not bytes, not UTF-16 units; never truncated). An integer
+//     property takes a JSON number written with no fraction and no exponent,
+//     of any magnitude (1.0, 1e2 and true are not integers). A boolean
+//     property takes true or false only (1 and "true" are not booleans).
+//     null fits no property.
 //
 // The schema that discovery returns and the check that validation makes are
 // one value ([Description.InputSchema]), so they cannot drift apart. The
@@ -97,18 +116,23 @@
 //
 // # JSON text
 //
-// [ParseJSON] reads JSON text strictly, for callers that hold bytes: it
-// rejects malformed JSON, trailing data, a byte order mark, duplicate object
-// keys at any depth (a second "enabled" must not smuggle a value past a
-// reviewer), invalid UTF-8, lone surrogate escapes, input over [MaxInputBytes]
-// and nesting deeper than [MaxDepth], all with [InvalidJSON] and a message
-// naming the byte offset, line, column and JSON path. Because a [Value] can
+// [ParseJSON] reads JSON text strictly (J1 to J9), for callers that hold
+// bytes: it rejects malformed JSON, trailing data, a byte order mark,
+// duplicate object keys at any depth (a second "enabled" must not smuggle a
+// value past a reviewer), invalid UTF-8, lone surrogate escapes, input over
+// [MaxInputBytes] and nesting deeper than [MaxDepth] (the outermost array or
+// object being depth 1), all with [InvalidJSON] and a message naming the byte
+// offset, line, column and JSON path. Number literals are kept exactly. The
+// text layer is decided for the whole text first: [InvalidJSON] wins over
+// every other code. Because a [Value] can
 // only come from ParseJSON, every Value has unique keys and valid strings.
 //
 // # Errors
 //
 // Every error is an [*Error] carrying one of the stable [Code]s and the path of
-// the offending value. Match codes, never message text. An error means that
-// nothing ran: discovery failed, and the caller should re-read the current
-// definitions.
+// the offending value. When several things are wrong, the first failing step
+// decides: the JSON text, then the catalog (C1 to C7), then the call's own
+// steps in order (D2 to D6, or V2 to V5). Match codes, never message text. An
+// error means that nothing ran: discovery failed, and the caller should
+// re-read the current definitions.
 package catalog

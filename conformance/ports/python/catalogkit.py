@@ -1,41 +1,46 @@
-"""catalogkit: the catalog contract of SPEC.md section 2, in standard-library Python.
+"""catalogkit: the catalog contract of conformance/SPEC.md, in standard-library Python.
 
 This module works on decoded JSON values (dict, list, str, int, bool, None,
 and any other type for a non-integer number). It never reads files, the
-network or the clock. Reading JSON text is the caller's job; see
-catalog_port.py for a decoder that keeps what the contract needs (integers
-as int of any size, non-integer numbers as a different type).
+network or the clock. Reading JSON text (SPEC.md section 2) is the caller's
+job; see catalog_port.py for a decoder that keeps what the contract needs
+(integers as int of any size, non-integer numbers as a different type).
 
 A label is a str matching ^[a-z][a-z0-9._-]{0,79}$ with nothing after it
 (no trailing newline).
 
-Catalog validation, run first by every call. Tools are checked in array
-order; the first failing check decides the error:
+Catalog validation (SPEC.md section 5), run first by every call. Tools are
+checked in array order; the first failing check decides the error:
 
- 1. the catalog is not a list, or has more than 1000 tools: INVALID_CATALOG
- 2. a tool is not an object, or its keys are not exactly name, family,
-    effect, enabled, fields: INVALID_FIELDS
- 3. name is not a label, then family is not a label: INVALID_LABEL
- 4. name was used by an earlier tool: DUPLICATE_TOOL
- 5. effect is not "read" or "change", or enabled is not a bool:
-    INVALID_METADATA
- 6. fields is not an object, or has more than 30 entries: INVALID_FIELDS
- 7. for each field, in order: its name is not a label: INVALID_LABEL; its
-    spec is not an object with exactly the keys type, required, max_length:
-    INVALID_FIELDS; type is not "string", "integer" or "boolean", or
-    required is not a bool: INVALID_SPEC; max_length is not an int (a bool
-    is not) in 1..20000: INVALID_SPEC
+ C1. the catalog is not a list, or has more than 1000 tools: INVALID_CATALOG
+ C2. a tool is not an object, or its keys are not exactly name, family,
+     effect, enabled, fields: INVALID_FIELDS
+ C3. name is not a label, then family is not a label: INVALID_LABEL
+ C4. name was used by an earlier tool: DUPLICATE_TOOL
+ C5. effect is not "read" or "change", then enabled is not a bool:
+     INVALID_METADATA
+ C6. fields is not an object, or has more than 30 entries: INVALID_FIELDS
+ C7. for each field, in order: its name is not a label: INVALID_LABEL; its
+     spec is not an object with exactly the keys type, required, max_length:
+     INVALID_FIELDS; type is not "string", "integer" or "boolean", then
+     required is not a bool, then max_length is not an int (a bool is not)
+     in 1..20000: INVALID_SPEC
 
-discover(catalog, family, name=ABSENT): after validation, family not a
-label: INVALID_LABEL; a name given and not a label: INVALID_LABEL; family
-not "all" and no tool (enabled or not) has it: UNKNOWN_FAMILY; a name given
-and no enabled tool in the family has it: TOOL_NOT_AVAILABLE_IN_FAMILY.
+discover(catalog, family, name=ABSENT) (section 6): D1 the catalog; D2
+family not a label: INVALID_LABEL; D3 a name given and not a label:
+INVALID_LABEL; D4 family not "all" and no tool (enabled or not) has it:
+UNKNOWN_FAMILY; D5 choose the enabled tools of the family, with that name
+if one is given; D6 a name given and nothing chosen:
+TOOL_NOT_AVAILABLE_IN_FAMILY.
 
-validate_arguments(catalog, name, arguments): after validation, name absent
-or not a str: INVALID_LABEL; then discover(catalog, "all", name) and its
-errors; arguments not an object, or with a key the schema lacks, or without
-a required key: INVALID_ARGUMENT_KEYS; a value of the wrong type, or a
-string longer than max_length code points: INVALID_ARGUMENT_VALUE.
+validate_arguments(catalog, name, arguments) (section 7): V1 the catalog;
+V2 name absent, not a str or not a label: INVALID_LABEL; V3 no enabled tool
+has that name: TOOL_NOT_AVAILABLE_IN_FAMILY; V4 arguments not an object, or
+with a key the schema lacks, or without a required key:
+INVALID_ARGUMENT_KEYS; V5 in the tool's field order (not the order the
+arguments are written in), a value of the wrong type, or a string longer
+than max_length code points: INVALID_ARGUMENT_VALUE, naming the first such
+field.
 
 Every failure raises CatalogError, whose code attribute is one of the stable
 codes above. Every result is a fresh value: changing it never changes the
@@ -191,7 +196,7 @@ def validate_catalog(catalog):
     seen = set()
     for i, d in enumerate(catalog):
         path = "$[%d]" % i
-        # Rules 2 and 3.
+        # C2 and C3.
         if type(d) is not dict:
             raise CatalogError(INVALID_FIELDS, "%s: tool is %s, not an object" % (path, _describe_value(d)))
         if set(d) != TOOL_KEYS:
@@ -201,11 +206,11 @@ def validate_catalog(catalog):
             raise CatalogError(INVALID_LABEL, "%s.name: %s is not a label" % (path, _describe_value(name)))
         if not is_label(family):
             raise CatalogError(INVALID_LABEL, "%s.family: %s is not a label" % (path, _describe_value(family)))
-        # Rule 4.
+        # C4.
         if name in seen:
             raise CatalogError(DUPLICATE_TOOL, "%s.name: %s is already used by an earlier tool" % (path, _quote(name)))
         seen.add(name)
-        # Rules 5 to 7.
+        # C5 to C7.
         effect, enabled = d["effect"], d["enabled"]
         if type(effect) is not str or effect not in EFFECTS:
             raise CatalogError(INVALID_METADATA, "%s.effect: %s is not \"read\" or \"change\"" % (path, _describe_value(effect)))
@@ -217,7 +222,7 @@ def validate_catalog(catalog):
 
 
 def validate_fields(fields, path):
-    """validate_fields checks a tool's fields object (rules 6 and 7) and
+    """validate_fields checks a tool's fields object (C6 and C7) and
     returns its fields as a list of Field, in the object's order."""
     if type(fields) is not dict:
         raise CatalogError(INVALID_FIELDS, "%s: %s is not an object" % (path, _describe_value(fields)))
@@ -286,7 +291,7 @@ def is_chosen(tool, family, name):
 
 
 def select_tools(tools, family, name=ABSENT):
-    """select_tools applies discover's steps 2 to 6 to validated tools and
+    """select_tools applies discover's steps D2 to D6 to validated tools and
     returns the chosen ones, in catalog order."""
     if not is_label(family):
         raise CatalogError(INVALID_LABEL, "family: %s is not a label" % _describe_value(family))
@@ -350,6 +355,8 @@ def validate_arguments(catalog, name, arguments):
         raise CatalogError(INVALID_LABEL, "name: %s is not a string" % _describe_value(name))
     tool = select_tools(tools, ALL, name)[0]
     check_argument_keys(tool, arguments)
+    # V5: values in the tool's field order, so that the first bad field does
+    # not depend on the order the arguments were written in.
     for f in tool.fields:
         if f.name in arguments:
             check_argument_value(f, arguments[f.name])
