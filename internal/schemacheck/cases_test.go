@@ -152,7 +152,9 @@ func TestCaseSchemaRejects(t *testing.T) {
 		{`"$ref": "synthetic-catalog.json"`, `"$ref": "catalog.json"`, "only the synthetic catalog can be referenced"},
 		{`"checks": [`, `"checks": [], "x": [`, "checks must not be empty"},
 		{`"name": "page.read",`, `"name": "page.read", "family": "reading",`, "validate_arguments has no family"},
-		{`"spec": "SPEC.md §2`, `"spec": "§2`, "spec names SPEC.md"},
+		{`"spec": "SPEC.md §7`, `"spec": "§7`, "spec names SPEC.md"},
+		{`"spec": "SPEC.md §7 V5;`, `"spec": "SPEC.md §7 V5, step 3;`, "steps are cited by their ids"},
+		{`"spec": "SPEC.md §7 V5;`, `"spec": "SPEC.md section 7;`, "sections are cited with §"},
 	}
 	for _, tt := range tests {
 		if !strings.Contains(base, tt.old) {
