@@ -6,8 +6,9 @@ import "fmt"
 // message text.
 type Code string
 
-// The stable error codes, in the order the contract checks them. See the
-// package documentation for which rule yields which code.
+// The stable error codes, in the order the contract checks them (the table of
+// conformance/SPEC.md §9 lists them in this order). See the package
+// documentation for which step yields which code.
 const (
 	InvalidCatalog           Code = "INVALID_CATALOG"
 	InvalidFields            Code = "INVALID_FIELDS"

@@ -493,7 +493,7 @@ func (d decimal) String() string {
 // value (1, 1.0 and 1e0 are equal), strings by their decoded content. The one
 // exception is the contract's: the members of an object under the key
 // "properties" (an input schema's properties) must come in the same order,
-// because SPEC §2 says properties keep the fields' order.
+// because conformance/SPEC.md §8.3 says properties keep the fields' order.
 func equalJSON(a, b *node) bool { return equalJSONAt(a, b, "") }
 
 // equalJSONAt is equalJSON for values found under the object key key.

@@ -191,7 +191,7 @@ func TestWrongImplementationsFail(t *testing.T) {
 				return o
 			}},
 			wantFail: []string{"discover.all.excludes-disabled", "discover.family.filters", "discover.input-schema.shape", "discover.name.exact", "isolation.mutate-and-repeat"},
-			reason:   "an input schema's properties keep the fields' order (SPEC §2), even though other member order is irrelevant",
+			reason:   "an input schema's properties keep the fields' order (SPEC.md §8.3), even though other member order is irrelevant",
 		},
 		{
 			name: "rounds big integers",

@@ -286,7 +286,7 @@ func TestPageHasNoHandWrittenRecordData(t *testing.T) {
 	_, recs := committedRecords(t)
 	// Exceptions, with reasons:
 	exempt := map[string]string{
-		// The contract's vocabulary (SPEC §2): effects and field types.
+		// The contract's vocabulary (conformance/SPEC.md §4): effects and field types.
 		// Ordinary words ("changes", "reads") contain some.
 		"read": "effect", "change": "effect",
 		"string": "field type", "integer": "field type", "boolean": "field type", "object": "schema type",

@@ -152,7 +152,7 @@ func TestCaseSchemaRejects(t *testing.T) {
 		{`"$ref": "synthetic-catalog.json"`, `"$ref": "catalog.json"`, "only the synthetic catalog can be referenced"},
 		{`"checks": [`, `"checks": [], "x": [`, "checks must not be empty"},
 		{`"name": "page.read",`, `"name": "page.read", "family": "reading",`, "validate_arguments has no family"},
-		{`"spec": "SPEC.md §7`, `"spec": "§7`, "spec names SPEC.md"},
+		{`"spec": "SPEC.md §7`, `"spec": "§7`, "a citation names the specification file"},
 		{`"spec": "SPEC.md §7 V5;`, `"spec": "SPEC.md §7 V5, step 3;`, "steps are cited by their ids"},
 		{`"spec": "SPEC.md §7 V5;`, `"spec": "SPEC.md section 7;`, "sections are cited with §"},
 	}

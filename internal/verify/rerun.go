@@ -150,7 +150,7 @@ func (v *verifier) stepTests() (string, []*Error) {
 // the tests) in tmp, which is removed even if the processes are killed. CI is
 // dropped too: in this repository CI=true turns a missing optional tool
 // (python3 for the Python port's tests) from a loud skip into a failure, and
-// the re-run must need only a Go toolchain (SPEC §4).
+// the re-run must need only a Go toolchain (README.md, "Checking a release").
 func offlineEnv(modcache, gocache, tmp string) []string {
 	var env []string
 	for _, kv := range os.Environ() {

@@ -1,7 +1,8 @@
 // Package verify checks a catalogkit release archive the way a third party
 // who downloaded it should: assuming it may have been crafted by an attacker.
 //
-// [Verify] runs six steps in order and reports each outcome apart (SPEC.md §4):
+// [Verify] runs six steps in order and reports each outcome apart (README.md,
+// "Checking a release (third parties)"):
 //
 //  1. hash: the archive's SHA-256 against an expected value (--sha256 or a
 //     SHA256SUMS file), computed before a single byte is parsed. Without an
