@@ -173,6 +173,23 @@ func TestSpecCitations(t *testing.T) {
 			t.Errorf("case %s: spec %q: %s", c.ID, c.Spec, p)
 		}
 	}
+	// Case files of the text level, if any, cite SPEC.md the same way.
+	files, _ := filepath.Glob(filepath.Join("text", "*.json"))
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c struct {
+			Spec *string `json:"spec"`
+		}
+		if json.Unmarshal(data, &c) != nil || c.Spec == nil {
+			continue
+		}
+		for _, p := range checkCitation(d, protocol, *c.Spec) {
+			t.Errorf("%s: spec %q: %s", name, *c.Spec, p)
+		}
+	}
 }
 
 // TestSpecCitationsCanFail proves the resolver rejects bad citations.
