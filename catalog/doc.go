@@ -124,8 +124,8 @@
 // object being depth 1), all with [InvalidJSON] and a message naming the byte
 // offset, line, column and JSON path. Number literals are kept exactly. The
 // text layer is decided for the whole text first: [InvalidJSON] wins over
-// every other code. Because a [Value] can
-// only come from ParseJSON, every Value has unique keys and valid strings.
+// every other code. Because a [Value] can only come from ParseJSON, every
+// Value has unique keys and valid strings.
 //
 // # Errors
 //

@@ -9,8 +9,8 @@ needs (integers as int of any size, non-integer numbers as a different type).
 A label is a str matching ^[a-z][a-z0-9._-]{0,79}$ with nothing after it
 (no trailing newline).
 
-Catalog validation (conformance/SPEC.md §5), run first by every call. Tools are
-checked in array order; the first failing check decides the error:
+Catalog validation (conformance/SPEC.md §5), run first by every call. Tools
+are checked in array order; the first failing check decides the error:
 
  C1. the catalog is not a list, or has more than 1000 tools: INVALID_CATALOG
  C2. a tool is not an object, or its keys are not exactly name, family,
@@ -26,12 +26,11 @@ checked in array order; the first failing check decides the error:
      required is not a bool, then max_length is not an int (a bool is not)
      in 1..20000: INVALID_SPEC
 
-discover(catalog, family, name=ABSENT) (§6): D1 the catalog; D2
-family not a label: INVALID_LABEL; D3 a name given and not a label:
-INVALID_LABEL; D4 family not "all" and no tool (enabled or not) has it:
-UNKNOWN_FAMILY; D5 choose the enabled tools of the family, with that name
-if one is given; D6 a name given and nothing chosen:
-TOOL_NOT_AVAILABLE_IN_FAMILY.
+discover(catalog, family, name=ABSENT) (§6): D1 the catalog; D2 family not
+a label: INVALID_LABEL; D3 a name given and not a label: INVALID_LABEL; D4
+family not "all" and no tool (enabled or not) has it: UNKNOWN_FAMILY; D5
+choose the enabled tools of the family, with that name if one is given; D6 a
+name given and nothing chosen: TOOL_NOT_AVAILABLE_IN_FAMILY.
 
 validate_arguments(catalog, name, arguments) (§7): V1 the catalog;
 V2 name absent, not a str or not a label: INVALID_LABEL; V3 no enabled tool
