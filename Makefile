@@ -2,7 +2,7 @@
 GO      ?= go
 VERSION := $(shell cat VERSION)
 
-.PHONY: help test build records conform browsertest release dist verify bench fuzz
+.PHONY: help test build records conform browsertest release dist verify bench fuzz readme
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -34,6 +34,9 @@ dist: ## records check, pack into dist/, verify (what release does after the tes
 
 verify: ## check dist/ as a third party would
 	$(GO) run ./cmd/catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
+
+readme: ## run every command in README.md as printed, in order, in a copy of the checkout (internal/readmetest)
+	CATALOGKIT_README=run $(GO) test -count=1 -timeout 30m -v -run 'TestCommands|TestStatic' ./internal/readmetest/
 
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
