@@ -2,15 +2,15 @@
 GO      ?= go
 VERSION := $(shell cat VERSION)
 
-.PHONY: help test build records conform browsertest release dist verify bench fuzz
+.PHONY: help test build records conform browsertest release dist verify bench fuzz readme
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-test: ## gofmt, vet and every test with the race detector (the README's test command)
+test: ## gofmt, vet and every test with the race detector (the README's test command); warns about skipped tests
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	$(GO) run ./internal/testrun $(TESTRUN) -- $(GO) test -race -count=1 ./...
 
 build: ## build bin/catalogkit
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/catalogkit ./cmd/catalogkit
@@ -23,7 +23,9 @@ conform: build ## the 21 cases: in-process, over stdio with catalogkit port, and
 	bin/catalogkit conform -- bin/catalogkit port
 	bin/catalogkit conform -- python3 conformance/ports/python/catalog_port.py
 
-release: test dist ## the maintainer's one command: tests, then records check, pack, verify
+release: ## the maintainer's one command: tests (reusing a passing 'make test' of this clean commit), then records check, pack, verify
+	@$(MAKE) --no-print-directory test TESTRUN=-reuse
+	@$(MAKE) --no-print-directory dist
 
 dist: ## records check, pack into dist/, verify (what release does after the tests)
 	$(GO) run ./cmd/catalogkit records --check
@@ -33,12 +35,15 @@ dist: ## records check, pack into dist/, verify (what release does after the tes
 verify: ## check dist/ as a third party would
 	$(GO) run ./cmd/catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
 
+readme: ## run every command in README.md as printed, in order, in a copy of the checkout (internal/readmetest)
+	CATALOGKIT_README=run $(GO) test -count=1 -timeout 30m -v -run 'TestCommands|TestStatic' ./internal/readmetest/
+
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
 bench: ## benchmarks: the contract at its maxima, the stdio protocol, pack and verify against zip tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
-	$(GO) test -run '^$$' -bench BenchmarkStdio -benchtime 20x -count 6 ./cmd/catalogkit/
+	$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/
 	bash internal/pack/bench.sh
 	bash internal/verify/bench.sh
 

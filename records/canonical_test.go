@@ -68,7 +68,19 @@ func TestCanonical(t *testing.T) {
 			name:   "member order from input ignored",
 			in:     `{"name": "a", "family": "f"}`,
 			want:   "{\n  \"family\": \"f\",\n  \"name\": \"a\"\n}\n",
-			reason: "the input's member order does not show",
+			reason: "the input's member order does not show where the contract defines no order",
+		},
+		{
+			name:   "properties of a discover result keep their order",
+			in:     `{"outcome": {"result": [{"inputSchema": {"type": "object", "properties": {"z": {"type": "string", "maxLength": 2}, "a": {}}}}]}}`,
+			want:   "{\n  \"outcome\": {\n    \"result\": [\n      {\n        \"inputSchema\": {\n          \"properties\": {\n            \"z\": {\n              \"maxLength\": 2,\n              \"type\": \"string\"\n            },\n            \"a\": {}\n          },\n          \"type\": \"object\"\n        }\n      }\n    ]\n  }\n}\n",
+			reason: "outcome.result[].inputSchema.properties is in the tool's field order; the schema around it and each property's own schema are sorted",
+		},
+		{
+			name:   "properties elsewhere are sorted",
+			in:     `{"call": {"arguments": {"inputSchema": {"properties": {"b": 1, "a": 2}}}}, "outcome": {"result": {"inputSchema": {"properties": {"b": 1, "a": 2}}}}}`,
+			want:   "{\n  \"call\": {\n    \"arguments\": {\n      \"inputSchema\": {\n        \"properties\": {\n          \"a\": 2,\n          \"b\": 1\n        }\n      }\n    }\n  },\n  \"outcome\": {\n    \"result\": {\n      \"inputSchema\": {\n        \"properties\": {\n          \"a\": 2,\n          \"b\": 1\n        }\n      }\n    }\n  }\n}\n",
+			reason: "only the path from the top counts: the same keys in a call's arguments, or under a result that is an object (validate_arguments), have no contract order",
 		},
 	}
 	for _, tt := range tests {

@@ -194,26 +194,28 @@ func makePageRecord(n int, r Record) (pageRecord, error) {
 	}
 	for _, in := range []struct {
 		dst *string
+		key string
 		v   catalog.Value
-	}{{&pr.Family, r.Call.Family}, {&pr.Name, r.Call.Name}, {&pr.Arguments, r.Call.Arguments}} {
+	}{{&pr.Family, "family", r.Call.Family}, {&pr.Name, "name", r.Call.Name}, {&pr.Arguments, "arguments", r.Call.Arguments}} {
 		if in.v.Kind() != catalog.Absent {
-			*in.dst = pageJSON(in.v)
+			*in.dst = pageJSON(in.v, "call", in.key)
 		}
 	}
 	switch res := r.Outcome.Result; {
 	case (res.Kind() == catalog.Absent) == (pr.Error == ""):
 		return pageRecord{}, fmt.Errorf("an outcome needs exactly one of a result and an error code")
 	case res.Kind() != catalog.Absent:
-		pr.Result = pageJSON(res)
+		pr.Result = pageJSON(res, "outcome", "result")
 		pr.ResultIsList = res.Kind() == catalog.Array
 		pr.Grants = grants(res)
 	}
 	return pr, nil
 }
 
-// pageJSON returns v in canonical form without the final newline.
-func pageJSON(v catalog.Value) string {
-	b, _ := Encode(v) // v is not Absent
+// pageJSON returns v, found in a record under path, in canonical form
+// without the final newline: exactly as the record file shows it.
+func pageJSON(v catalog.Value, path ...string) string {
+	b, _ := encodeAt(v, path...) // v is not Absent
 	return strings.TrimSuffix(string(b), "\n")
 }
 

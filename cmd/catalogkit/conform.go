@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"regexp"
-	"runtime/debug"
 	"slices"
 
 	"github.com/catalogkit/catalogkit/conformance"
@@ -88,20 +87,4 @@ func runConform(c *cli, args []string) int {
 		return 1
 	}
 	return 0
-}
-
-// version is set at link time by 'make build' (-X main.version=...), from
-// the VERSION file.
-var version string
-
-// buildVersion returns the module version catalogkit was built at, or
-// "devel".
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }

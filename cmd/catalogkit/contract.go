@@ -13,7 +13,7 @@ import (
 	"github.com/catalogkit/catalogkit/catalog"
 )
 
-const jsonFlagHelp = `on a contract error, print {"error": {"code", "path", "offset", "detail"}} on stdout instead of a message on stderr (exit status 1 all the same)`
+const jsonFlagHelp = `on a contract error, print {"error": {"code", "source", "path", "offset", "detail"}} on stdout instead of a message on stderr; source and offset only where they apply (cmd/catalogkit/error.schema.json); exit status 1 all the same`
 
 const discoverExample = `catalogkit discover --catalog conformance/synthetic-catalog.json --family reading
 catalogkit discover --catalog conformance/synthetic-catalog.json --family all --name tab.select`

@@ -30,6 +30,7 @@ var commands = []command{
 	{"port", "answer the conformance protocol on stdin/stdout with the Go implementation", runPort},
 	{"pack", "build the deterministic release ZIP, its manifest and SHA256SUMS", runPack},
 	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify},
+	{"version", "print the release, module, Go and compressor versions of this build", runVersion},
 }
 
 func main() { os.Exit(Main()) }
@@ -59,6 +60,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "-h", "-help", "--help", "help":
 		c.usage(stdout)
 		return 0
+	case "-version", "--version":
+		return runVersion(c, args[1:])
 	}
 	for _, cmd := range commands {
 		if cmd.name == args[0] {

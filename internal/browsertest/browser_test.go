@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/catalogkit/catalogkit/internal/skipreport"
 	"github.com/catalogkit/catalogkit/records"
 )
 
@@ -52,8 +54,18 @@ var browser struct {
 	err         error
 }
 
+// skipped counts the tests that skipped because no Chromium was found.
+var skipped atomic.Int32
+
+// installChromium is the one command that installs what the tests need on
+// Debian (the Korean font makes the Korean screenshots readable).
+const installChromium = "sudo apt-get install chromium fonts-nanum"
+
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if n := skipped.Load(); n > 0 {
+		skipreport.Report(fmt.Sprintf("internal/browsertest: %d tests skipped: no Chromium found, so the records page was NOT tested in a browser; install it: %s (or set CATALOGKIT_CHROMIUM)", n, installChromium))
+	}
 	if browser.cancel != nil {
 		browser.cancel()
 	}
@@ -141,11 +153,12 @@ func newTab(t *testing.T) *tab {
 	t.Helper()
 	browser.once.Do(startBrowser)
 	if browser.path == "" {
-		msg := "no Chromium found (set CATALOGKIT_CHROMIUM, or install Debian's chromium package): the records page was NOT tested in a browser"
+		msg := "no Chromium found (set CATALOGKIT_CHROMIUM, or install it: " + installChromium + "): the records page was NOT tested in a browser"
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
 		fmt.Fprintf(os.Stderr, "WARNING: %s: %s\n", t.Name(), msg)
+		skipped.Add(1)
 		t.Skip(msg)
 	}
 	if browser.err != nil {

@@ -12,8 +12,11 @@
 //
 // The browser is $CATALOGKIT_CHROMIUM, or the first of chromium,
 // chromium-browser, google-chrome and google-chrome-stable on $PATH. Where
-// none is found, the tests fail when CI=true and skip, with a warning on
-// stderr, otherwise. Every browser step has a deadline.
+// none is found, the tests fail when CI=true and skip otherwise, with a
+// warning on stderr and one line, with the command that installs Chromium,
+// in the file $CATALOGKIT_SKIP_REPORT names: 'make test' prints that line
+// as a WARNING after the run (internal/testrun). Every browser step has a
+// deadline.
 //
 // The package is separate from package records so that records and its
 // tests keep to the standard library and run offline in an extracted

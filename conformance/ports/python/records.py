@@ -49,11 +49,19 @@ class RecordError(Exception):
     """RecordError is a record that cannot be made or written."""
 
 
+# ORDERED is the path, from the top of a record, of the objects whose
+# members keep the order the call returned them (FORMAT.md section 3): each
+# description's inputSchema.properties in a discover result, in the tool's
+# field order. "[]" stands for any array element. Every other object is
+# written with its keys sorted.
+ORDERED = ("outcome", "result", "[]", "inputSchema", "properties")
+
+
 def canonical(value):
-    """canonical returns the bytes of value in the canonical form of
-    FORMAT.md section 3: encode(value, 0), one LF, UTF-8."""
+    """canonical returns the bytes of value, the top of a record, in the
+    canonical form of FORMAT.md section 3: encode(value, 0), one LF, UTF-8."""
     parts = []
-    _canonical(value, 0, parts)
+    _canonical(value, 0, (), parts)
     parts.append("\n")
     return "".join(parts).encode("utf-8")
 
@@ -73,7 +81,7 @@ def _string(s):
     return "".join(out)
 
 
-def _canonical(v, d, parts):
+def _canonical(v, d, path, parts):
     if v is None:
         parts.append("null")
     elif v is True:
@@ -95,7 +103,7 @@ def _canonical(v, d, parts):
         parts.append("[")
         for i, x in enumerate(v):
             parts.append("\n" + "  " * (d + 1))
-            _canonical(x, d + 1, parts)
+            _canonical(x, d + 1, path + ("[]",), parts)
             if i < len(v) - 1:
                 parts.append(",")
         parts.append("\n" + "  " * d + "]")
@@ -104,12 +112,13 @@ def _canonical(v, d, parts):
             parts.append("{}")
             return
         parts.append("{")
-        # Python compares str by code point, which is the order FORMAT.md
-        # asks for (not UTF-16 units).
-        keys = sorted(v)
+        # A dict keeps the order its members were inserted in: the order the
+        # contract returned them. Elsewhere, Python compares str by code
+        # point, which is the order FORMAT.md asks for (not UTF-16 units).
+        keys = list(v) if path == ORDERED else sorted(v)
         for i, k in enumerate(keys):
             parts.append("\n" + "  " * (d + 1) + _string(k) + ": ")
-            _canonical(v[k], d + 1, parts)
+            _canonical(v[k], d + 1, path + (k,), parts)
             if i < len(keys) - 1:
                 parts.append(",")
         parts.append("\n" + "  " * d + "}")

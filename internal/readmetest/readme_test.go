@@ -1,0 +1,228 @@
+package readmetest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// root is the repository root, from this package's folder.
+var root = filepath.Join("..", "..")
+
+func readmeSteps(t *testing.T) []step {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := blocks(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := steps(bs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) < 10 {
+		t.Fatalf("found %d commands in README.md, want at least 10: is the parser broken?", len(ss))
+	}
+	return ss
+}
+
+// pathSetup is the README's setup line that puts bin/ on PATH.
+const pathSetup = `export PATH="$PWD/bin:$PATH"`
+
+// TestStatic checks, without running them, what reading the README's
+// commands can tell: each program is available where it is used, each make
+// target exists, and the list of commands left to CI names real commands.
+func TestStatic(t *testing.T) {
+	ss := readmeSteps(t)
+	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, onPath := false, false
+	seen := map[string]bool{}
+	for _, s := range ss {
+		cmd := withoutComment(s.command)
+		seen[cmd] = true
+		switch name := commandName(cmd); {
+		case name == "catalogkit" && !onPath:
+			t.Errorf("%v: 'catalogkit' is not on PATH here: the README must first run %s (after make build), or say bin/catalogkit", s, pathSetup)
+		case name == "bin/catalogkit" && !built:
+			t.Errorf("%v: bin/catalogkit does not exist yet: the README must run 'make build' first", s)
+		case name == "make":
+			for _, target := range strings.Fields(cmd)[1:] {
+				if strings.Contains(target, "=") || strings.HasPrefix(target, "-") {
+					continue
+				}
+				if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(target) + `:`).Match(makefile) {
+					t.Errorf("%v: the Makefile has no target %q", s, target)
+				}
+			}
+		}
+		if cmd == "make build" {
+			built = true
+		}
+		if cmd == pathSetup {
+			if !built {
+				t.Errorf("%v: bin/ is put on PATH before 'make build' made bin/catalogkit", s)
+			}
+			onPath = true
+		}
+	}
+	for cmd := range ciExercised {
+		if !seen[cmd] {
+			t.Errorf("ciExercised lists %q, which is no longer a README command: remove it", cmd)
+		}
+	}
+}
+
+func TestSteps(t *testing.T) {
+	text := "# x\n\n```sh\nmake build   # c\n\n# only a comment\nfoo \\\n  --bar\n```\n\n```\n$ catalogkit x\nout 1\nout 2\n$ catalogkit y\n```\n\n```\n1 hash passed\n```\n\n```go\nx := 1\n```\n"
+	bs, err := blocks(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := steps(bs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []step{
+		{line: 4, command: "make build   # c"},
+		{line: 7, command: "foo  --bar"},
+		{line: 12, command: "catalogkit x", transcript: true, want: "out 1\nout 2\n"},
+		{line: 15, command: "catalogkit y", transcript: true},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("steps:\n got %+v\nwant %+v\n(shell lines one by one, comments and blank lines dropped, continuations joined; transcripts with their output; sample output and Go not run)", got, want)
+	}
+	if _, err := blocks("```sh\nmake build\n"); err == nil {
+		t.Error("an unclosed block gave no error: everything after it would go unchecked")
+	}
+}
+
+// TestCommands runs every README command as printed, in order, in one bash
+// shell, in a copy of the checkout. It runs when CATALOGKIT_README=run
+// ('make readme', which .ci/run runs); otherwise it skips, saying so.
+func TestCommands(t *testing.T) {
+	if os.Getenv("CATALOGKIT_README") != "run" {
+		t.Skip("set CATALOGKIT_README=run (make readme) to run every README command; .ci/run does")
+	}
+	ss := readmeSteps(t)
+	dir := copyCheckout(t)
+	results := t.TempDir()
+
+	var script strings.Builder
+	script.WriteString("set -o pipefail\n")
+	for i, s := range ss {
+		cmd := s.command
+		if ci, ok := ciExercised[withoutComment(cmd)]; ok {
+			t.Logf("%v: not run here: %s", s, ci.why)
+			if ci.instead == "" {
+				continue
+			}
+			t.Logf("%v: runs instead: %s", s, ci.instead)
+			cmd = ci.instead
+		}
+		out := filepath.Join(results, strconv.Itoa(i))
+		fmt.Fprintf(&script, "# README.md:%d\n{ %s\n} >%s 2>&1 </dev/null\necho $? >%s\n", s.line, cmd, shellQuote(out+".out"), shellQuote(out+".status"))
+		if !s.transcript {
+			fmt.Fprintf(&script, "[ \"$(cat %s)\" = 0 ] || exit 0\n", shellQuote(out+".status"))
+		}
+	}
+	bash := exec.Command("bash", "--noprofile", "--norc", "-c", script.String())
+	bash.Dir = dir
+	bash.Env = os.Environ()
+	if out, err := bash.CombinedOutput(); err != nil {
+		t.Fatalf("bash: %v\n%s", err, out)
+	}
+
+	for i, s := range ss {
+		if ci, ok := ciExercised[withoutComment(s.command)]; ok && ci.instead == "" {
+			continue
+		}
+		out := filepath.Join(results, strconv.Itoa(i))
+		status, err := os.ReadFile(out + ".status")
+		if err != nil {
+			t.Fatalf("%v: did not run (the shell stopped before it)", s)
+		}
+		output, _ := os.ReadFile(out + ".out")
+		code := strings.TrimSpace(string(status))
+		switch {
+		case !s.transcript && code != "0":
+			t.Fatalf("%v: exit status %s, want 0; the commands after it were not run. Its output ends:\n%s", s, code, tail(output, 40))
+		case s.transcript && s.want != "" && string(output) != s.want:
+			t.Errorf("%v: the output differs from the README's transcript (exit status %s)\n--- README\n%s--- got\n%s", s, code, s.want, output)
+		}
+	}
+}
+
+// copyCheckout copies the checkout's files that a commit would hold (tracked,
+// and untracked but not ignored) into a temporary folder, keeping the
+// executable bits, and returns that folder. Build outputs (bin/, dist/) are
+// ignored files, so the copy starts without them, as a fresh clone does.
+func copyCheckout(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v (the README commands run in a copy of a git checkout)", err)
+	}
+	dir := filepath.Join(t.TempDir(), "catalogkit")
+	copied := 0
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		src := filepath.Join(root, filepath.FromSlash(name))
+		info, err := os.Lstat(src)
+		if err != nil || !info.Mode().IsRegular() {
+			continue // deleted in the work tree, or not a regular file
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := copyFile(src, dst, info.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+		copied++
+	}
+	if copied == 0 {
+		t.Fatal("git ls-files listed no file to copy")
+	}
+	return dir
+}
+
+func copyFile(src, dst string, perm os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// tail returns the last n lines of b.
+func tail(b []byte, n int) string {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return string(bytes.Join(lines, nil))
+}
