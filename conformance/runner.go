@@ -53,7 +53,10 @@ type CaseResult struct {
 	Message string `json:"message,omitempty"`
 	// Stderr is the tail of the port's stderr after an ERROR, CRASH or
 	// TIMEOUT.
-	Stderr  string        `json:"stderr,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
+	// NotRun reports an ERROR case whose calls were never sent: the port
+	// could not be started, or failed its handshake.
+	NotRun  bool          `json:"not_run,omitempty"`
 	Elapsed time.Duration `json:"-"`
 }
 
@@ -99,7 +102,7 @@ func (r *Runner) RunCases(cases []*Case) *Report {
 		}
 		res := &CaseResult{ID: c.ID, Title: c.Title, Spec: c.Spec, Checks: []*CheckResult{}}
 		if fatal != nil {
-			res.Status = Error
+			res.Status, res.NotRun = Error, true
 			res.Message = "not run: the port failed earlier (" + fatal.Message + ")"
 		} else {
 			caseStart := time.Now()
@@ -136,12 +139,15 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 			if !errors.As(err, &te) {
 				te = &TransportError{Status: Error, Message: err.Error()}
 			}
-			cr.Status, cr.Message = te.Status, te.Message
 			res.Status, res.Stderr = te.Status, te.Stderr
-			res.Message = fmt.Sprintf("check %d: %s", i, te.Message)
 			if te.Fatal {
+				// The port could not be started: the call was never sent.
+				res.Checks, res.Status, res.NotRun = res.Checks[:i], Error, true
+				res.Message = "not run: " + te.Message
 				return te
 			}
+			cr.Status, cr.Message = te.Status, te.Message
+			res.Message = fmt.Sprintf("check %d: %s", i, te.Message)
 			return nil
 		}
 		if len(out) <= keepLimit {
