@@ -21,7 +21,8 @@ var becomeSubreaper = sync.OnceFunc(func() {
 
 // endDescendants kills every process whose environment holds the port's
 // marker, wherever it is (its group, another group, another session), and
-// reaps those that became the runner's children, within about a second.
+// reaps those that became the runner's children, as well as every zombie
+// child left of the port's process group (leader's), within about a second.
 // leader, the port's own process, is left to its exec.Cmd to reap.
 func endDescendants(marker string, leader int) {
 	want := []byte(PortMarkerEnv + "=" + marker + "\x00")
@@ -29,42 +30,60 @@ func endDescendants(marker string, leader int) {
 	killed := map[int]bool{}
 	deadline := time.Now().Add(time.Second)
 	for {
-		found := false
+		busy := false
 		for _, pid := range processes() {
-			if pid == self {
+			st, ok := statOf(pid)
+			if !ok || pid == self || pid == leader {
+				continue
+			}
+			if st.pgrp == leader || killed[pid] {
+				busy = true // still to die, or to reap
+			}
+			if st.state == 'Z' {
+				if st.ppid == self && (st.pgrp == leader || killed[pid]) {
+					reap(pid)
+				}
 				continue
 			}
 			env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-			if err != nil || !(bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...))) {
-				continue
-			}
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			found = true
-			if pid != leader {
-				killed[pid] = true
+			if err == nil && (bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...))) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				killed[pid], busy = true, true
 			}
 		}
-		for pid := range killed {
-			if reap(pid) {
-				delete(killed, pid)
-			}
-		}
-		if !found && len(killed) == 0 || time.Now().After(deadline) {
+		if !busy || time.Now().After(deadline) {
 			return
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
 }
 
-// reap waits for pid if it is a child that has ended, and reports whether
-// pid is gone.
-func reap(pid int) bool {
+// reap waits for pid, a child that has ended.
+func reap(pid int) {
 	var ws syscall.WaitStatus
-	if got, _ := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil); got == pid {
-		return true
+	_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+}
+
+type procStat struct {
+	state      byte
+	ppid, pgrp int
+}
+
+// statOf reads a process's state, parent and group from /proc.
+func statOf(pid int) (procStat, bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, false
 	}
-	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
-	return err != nil
+	// "pid (comm) state ppid pgrp ...": comm may hold anything but its
+	// last ')'.
+	f := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
+	if len(f) < 3 {
+		return procStat{}, false
+	}
+	ppid, err1 := strconv.Atoi(string(f[1]))
+	pgrp, err2 := strconv.Atoi(string(f[2]))
+	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp}, err1 == nil && err2 == nil
 }
 
 // processes lists the process ids in /proc.
@@ -91,20 +110,11 @@ func EndChildren() {
 	for {
 		children := 0
 		for _, pid := range processes() {
-			stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-			if err != nil {
-				continue
+			if st, ok := statOf(pid); ok && st.ppid == self {
+				children++
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				reap(pid)
 			}
-			// "pid (comm) state ppid ...": comm may hold anything but its
-			// last ')'.
-			rest := stat[bytes.LastIndexByte(stat, ')')+1:]
-			f := bytes.Fields(rest)
-			if len(f) < 2 || string(f[1]) != strconv.Itoa(self) {
-				continue
-			}
-			children++
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			reap(pid)
 		}
 		if children == 0 || time.Now().After(deadline) {
 			return
