@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -143,16 +144,44 @@ func indent(text, prefix string) string {
 	return prefix + strings.ReplaceAll(text, "\n", "\n"+prefix) + "\n"
 }
 
-// WriteJSON writes the report as one indented JSON object.
+// WriteJSON writes the report as one indented JSON object. Its text is
+// safe on a terminal: besides the control characters JSON escapes, DEL, the
+// C1 controls and the bidirectional formatting characters are written as
+// \u escapes.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeUnsafe(b.Bytes(), `\u%04x`))
+	return err
+}
+
+// escapeUnsafe rewrites, in valid UTF-8 text, every character at or above
+// DEL that [unsafeRune] names with format: a JSON or XML escape that keeps
+// the character's meaning.
+func escapeUnsafe(text []byte, format string) []byte {
+	var out []byte
+	last := 0
+	for i, r := range string(text) {
+		if r >= 0x7f && unsafeRune(r) {
+			out = fmt.Appendf(append(out, text[last:i]...), format, r)
+			last = i + utf8.RuneLen(r)
+		}
+	}
+	if out == nil {
+		return text
+	}
+	return append(out, text[last:]...)
 }
 
 // WriteJUnit writes the report as JUnit XML, one testcase per case: FAIL as
-// a failure, ERROR, CRASH and TIMEOUT as an error, SKIP as skipped.
+// a failure, ERROR, CRASH and TIMEOUT as an error, SKIP as skipped. Like
+// [Report.WriteJSON], it writes DEL, C1 controls and bidirectional
+// formatting characters as character references.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	type result struct {
 		Type    string `xml:"type,attr"`
@@ -208,15 +237,14 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		suite.Cases = append(suite.Cases, tc)
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
+	b := bytes.NewBufferString(xml.Header)
+	enc := xml.NewEncoder(b)
 	enc.Indent("", "  ")
 	if err := enc.Encode(suite); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	b.WriteString("\n")
+	_, err := w.Write(escapeUnsafe(b.Bytes(), "&#x%X;"))
 	return err
 }
 

@@ -189,7 +189,7 @@ func (r *Runner) judge(chk *Check, cr *CheckResult, out []byte, diff DiffFunc) {
 		err = checkOutcome(got)
 	}
 	if err != nil {
-		cr.Status = Error
+		cr.Status, cr.Got = Error, nil // Got must be JSON
 		cr.Message = fmt.Sprintf("outcome is not valid: %v", err)
 		return
 	}
