@@ -63,7 +63,7 @@ func TestReportHostilePort(t *testing.T) {
 	}
 	escaped := `\x1b[31mred\x00\x0d\x1b]0;owned\x07\xff\u202eevil\u0085`
 	for _, want := range []string{
-		"port: " + escaped + " " + escaped + " (" + escaped + ")\n", // name, version, language
+		"port: " + escaped + " " + escaped + " (" + escaped + ")\n",      // name, version, language
 		"    detail: " + strings.Replace(escaped, `\xff`, "?", 1) + "\n", // JSON text is valid UTF-8
 		"port exited: " + escaped + "\n",
 		"        first line\n        " + escaped + "\n        \tat frame\n", // stderr keeps its lines and tabs
