@@ -42,6 +42,7 @@ bench: ## benchmarks: the contract at its maxima, the stdio protocol, pack and v
 	bash internal/pack/bench.sh
 	bash internal/verify/bench.sh
 
-fuzz: ## fuzz the contract and the verifier, a minute each
+fuzz: ## fuzz the contract, the verifier and the conformance runner, a minute each
 	$(GO) test -run '^$$' -fuzz FuzzContract -fuzztime 60s ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzVerify -fuzztime 60s ./internal/verify/
+	$(GO) test -run '^$$' -fuzz FuzzPortReply -fuzztime 60s ./conformance/
