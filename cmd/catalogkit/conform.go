@@ -98,6 +98,14 @@ func runConform(c *cli, args []string) int {
 			maxReply = sizeFlag(conformance.DefaultMaxReply(cases))
 		}
 		port = &conformance.Port{Command: command, StartupTimeout: *startup, CallTimeout: *call, MaxReply: int64(maxReply)}
+		if os.Getenv("GOMEMLIMIT") == "" {
+			// What the runner keeps of a reply is at most about 4 times
+			// its length (the line, its tape): a soft limit at 6 times
+			// makes the garbage of the previous reply go before the heap
+			// grows, so a reply costs at most 10 times its length and
+			// 64 MiB (README, "Limits and processes").
+			debug.SetMemoryLimit(6*int64(maxReply) + 64<<20)
+		}
 		runner.Target = port
 	}
 	report, status := runInterruptibly(runner, cases, port)
