@@ -425,20 +425,32 @@ func (p *jparser) object(depth int) error {
 		if err := p.value(depth); err != nil {
 			return err
 		}
-		p.space()
-		if p.pos < len(p.data) && p.data[p.pos] == ',' {
-			p.pos++
+		if more, err := p.more('}', "an object"); more || err != nil {
+			if err != nil {
+				return err
+			}
 			continue
 		}
-		if p.pos < len(p.data) && p.data[p.pos] == '}' {
-			p.pos++
-			if !p.fill {
-				return p.checkKeys(first)
-			}
-			return nil
+		if !p.fill {
+			return p.checkKeys(first)
 		}
-		return p.errorf("want ',' or '}' in an object")
+		return nil
 	}
+}
+
+// more reads what follows a member or an element: a ',' (more) or the
+// closing byte.
+func (p *jparser) more(closing byte, in string) (bool, error) {
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == ',' {
+		p.pos++
+		return true, nil
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == closing {
+		p.pos++
+		return false, nil
+	}
+	return false, p.errorf("want ',' or '%c' in %s", closing, in)
 }
 
 // addKey records the key at keyAt of the object whose keys start at
@@ -513,16 +525,9 @@ func (p *jparser) array(depth int) error {
 		if err := p.value(depth); err != nil {
 			return err
 		}
-		p.space()
-		if p.pos < len(p.data) && p.data[p.pos] == ',' {
-			p.pos++
-			continue
+		if more, err := p.more(']', "an array"); !more || err != nil {
+			return err
 		}
-		if p.pos < len(p.data) && p.data[p.pos] == ']' {
-			p.pos++
-			return nil
-		}
-		return p.errorf("want ',' or ']' in an array")
 	}
 }
 
