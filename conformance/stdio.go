@@ -574,9 +574,9 @@ func (pr *process) end() {
 var errLineTooLong = errors.New("line too long")
 
 // readLines sends each line of r to out, without its newline, until r ends
-// or quit is closed. A line longer than max is never read whole: readLines
+// or quit is closed. A line longer than limit is never read whole: readLines
 // sends errLineTooLong and stops reading.
-func readLines(r io.Reader, out chan<- lineOrErr, quit <-chan struct{}, max int64) {
+func readLines(r io.Reader, out chan<- lineOrErr, quit <-chan struct{}, limit int64) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	send := func(l lineOrErr) bool {
 		select {
@@ -590,11 +590,11 @@ func readLines(r io.Reader, out chan<- lineOrErr, quit <-chan struct{}, max int6
 		var line []byte
 		for {
 			chunk, err := br.ReadSlice('\n')
-			if int64(len(line))+int64(len(bytes.TrimSuffix(chunk, []byte("\n")))) > max {
+			if int64(len(line))+int64(len(bytes.TrimSuffix(chunk, []byte("\n")))) > limit {
 				send(lineOrErr{err: errLineTooLong})
 				return
 			}
-			line = append(line, chunk...)
+			line = append(grow(line, len(chunk)), chunk...)
 			if err == bufio.ErrBufferFull {
 				continue
 			}

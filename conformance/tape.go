@@ -109,8 +109,10 @@ func (v tval) keys() []string {
 }
 
 // literal returns the text of a scalar exactly as written.
-func (v tval) literal() []byte {
-	src, off := v.t.src, v.off()
+func (v tval) literal() []byte { return literalAt(v.t.src, v.off()) }
+
+// literalAt returns the text of the valid scalar that starts at src[off].
+func literalAt(src []byte, off int) []byte {
 	end := off + 1
 	switch src[off] {
 	case '"':
@@ -314,6 +316,16 @@ type jparser struct {
 	keys []int
 }
 
+// grow makes room for n more elements in s, doubling its capacity when it
+// must grow: append grows a large slice by a quarter at a time, which
+// allocates five times the final size on the way.
+func grow[S ~[]E, E any](s S, n int) S {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(n, len(s)))
+}
+
 // smallObject is how many keys an object may have before its duplicate
 // check moves from each key as it is read to a sort at the object's end.
 const smallObject = 8
@@ -457,7 +469,7 @@ func (p *jparser) more(closing byte, in string) (bool, error) {
 // p.keys[first]. A small object's keys are checked at once, so the first
 // duplicate in the text is the one reported.
 func (p *jparser) addKey(first, keyAt int) error {
-	p.keys = append(p.keys, keyAt)
+	p.keys = append(grow(p.keys, 1), keyAt)
 	if len(p.keys)-first > smallObject {
 		return nil
 	}
@@ -505,8 +517,7 @@ func (p *jparser) checkKeys(first int) error {
 // keyText returns the content of the (valid) string literal at off: a slice
 // of the text when it has no escape, else decoded into buf.
 func (p *jparser) keyText(off int, buf []byte) []byte {
-	t := tape{src: p.data, ent: []uint32{uint32(off)}}
-	lit := t.root().literal()
+	lit := literalAt(p.data, off)
 	if bytes.IndexByte(lit, '\\') < 0 {
 		return lit[1 : len(lit)-1]
 	}
