@@ -36,9 +36,10 @@ verify: ## check dist/ as a third party would
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
-bench: ## benchmarks: the contract at its maxima, the stdio protocol, pack and verify against zip tools
+bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, pack and verify against zip tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
 	$(GO) test -run '^$$' -bench BenchmarkStdio -benchtime 20x -count 6 ./cmd/catalogkit/
+	$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/
 	bash internal/pack/bench.sh
 	bash internal/verify/bench.sh
 
