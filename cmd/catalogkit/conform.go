@@ -104,7 +104,7 @@ func runConform(c *cli, args []string) int {
 			// makes the garbage of the previous reply go before the heap
 			// grows, so a reply costs at most 10 times its length and
 			// 64 MiB (README, "Limits and processes").
-			debug.SetMemoryLimit(6*int64(maxReply) + 64<<20)
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(6*int64(maxReply) + 64<<20))
 		}
 		runner.Target = port
 	}
@@ -142,7 +142,9 @@ func runConform(c *cli, args []string) int {
 
 // runInterruptibly runs the cases, and on SIGINT or SIGTERM ends the port
 // and everything it started at once and returns 130 or 143. Either way no
-// process the port started survives it.
+// process the port started survives it: the last sweep,
+// conformance.EndChildren, ends every child of this process, which has no
+// children but the port's.
 func runInterruptibly(runner *conformance.Runner, cases []*conformance.Case, port *conformance.Port) (*conformance.Report, int) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
