@@ -41,12 +41,14 @@ readme: ## run every command in README.md as printed, in order, in a copy of the
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
-bench: ## benchmarks: the contract at its maxima, the stdio protocol, pack and verify against zip tools
+bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, pack and verify against zip tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
 	$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/
+	$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/
 	bash internal/pack/bench.sh
 	bash internal/verify/bench.sh
 
-fuzz: ## fuzz the contract and the verifier, a minute each
+fuzz: ## fuzz the contract, the verifier and the conformance runner, a minute each
 	$(GO) test -run '^$$' -fuzz FuzzContract -fuzztime 60s ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzVerify -fuzztime 60s ./internal/verify/
+	$(GO) test -run '^$$' -fuzz FuzzPortReply -fuzztime 60s ./conformance/

@@ -388,12 +388,18 @@ func onlyKeys(n *node, what string, required, optional []string) error {
 	if n == nil || n.kind != kObject {
 		return fmt.Errorf("%s is not an object", what)
 	}
+	return checkKeys(what, n.keys, required, optional)
+}
+
+// checkKeys checks an object's keys: every required key, and no key that is
+// neither required nor optional.
+func checkKeys(what string, keys, required, optional []string) error {
 	for _, k := range required {
-		if _, ok := n.lookup(k); !ok {
+		if !slices.Contains(keys, k) {
 			return fmt.Errorf("%s lacks %q", what, k)
 		}
 	}
-	for _, k := range n.keys {
+	for _, k := range keys {
 		if !slices.Contains(required, k) && !slices.Contains(optional, k) {
 			return fmt.Errorf("%s has an unknown key %q", what, k)
 		}

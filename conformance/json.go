@@ -1,13 +1,9 @@
 package conformance
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"math/big"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // The runner keeps its own small JSON tree, independent of the catalog
@@ -155,275 +151,15 @@ var jsonNull = &node{kind: kNull, lit: "null"}
 // ports alike.
 const maxDepth = 64
 
-// parseJSON reads one JSON value strictly: valid UTF-8, no lone surrogate
-// escapes, no duplicate object keys, nothing but white space after the value,
-// nesting at most maxDepth.
+// parseJSON reads one JSON value strictly (see [parseTape]) into a tree. A
+// tree costs about a hundred bytes a value: it is for case files and small
+// values; what a port sends is read as a [tape].
 func parseJSON(data []byte) (*node, error) {
-	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, size := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			off += size
-		}
-		return nil, fmt.Errorf("invalid UTF-8 at byte offset %d", off)
-	}
-	p := &jparser{data: data}
-	p.space()
-	n, err := p.value(0)
+	t, err := parseTape(data)
 	if err != nil {
 		return nil, err
 	}
-	p.space()
-	if p.pos < len(p.data) {
-		return nil, p.errorf("unexpected data after the value")
-	}
-	return n, nil
-}
-
-type jparser struct {
-	data []byte
-	pos  int
-}
-
-func (p *jparser) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s at byte offset %d", fmt.Sprintf(format, args...), p.pos)
-}
-
-func (p *jparser) space() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
-
-func (p *jparser) value(depth int) (*node, error) {
-	if p.pos >= len(p.data) {
-		return nil, p.errorf("unexpected end of JSON text")
-	}
-	switch c := p.data[p.pos]; {
-	case c == '{' || c == '[':
-		if depth >= maxDepth {
-			return nil, p.errorf("nesting deeper than %d", maxDepth)
-		}
-		if c == '{' {
-			return p.object(depth + 1)
-		}
-		return p.array(depth + 1)
-	case c == '"':
-		return p.string()
-	case c == '-' || '0' <= c && c <= '9':
-		return p.number()
-	}
-	for _, w := range []struct {
-		lit  string
-		kind kind
-	}{{"true", kBool}, {"false", kBool}, {"null", kNull}} {
-		if bytes.HasPrefix(p.data[p.pos:], []byte(w.lit)) {
-			p.pos += len(w.lit)
-			return &node{kind: w.kind, lit: w.lit}, nil
-		}
-	}
-	return nil, p.errorf("invalid character %q looking for a value", p.data[p.pos])
-}
-
-func (p *jparser) object(depth int) (*node, error) {
-	n := newObject()
-	seen := map[string]bool{}
-	p.pos++
-	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		return n, nil
-	}
-	for {
-		p.space()
-		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.errorf("want an object key")
-		}
-		keyAt := p.pos
-		k, err := p.string()
-		if err != nil {
-			return nil, err
-		}
-		if seen[k.str] {
-			p.pos = keyAt
-			return nil, p.errorf("duplicate object key %q", k.str)
-		}
-		seen[k.str] = true
-		p.space()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.errorf("want ':' after an object key")
-		}
-		p.pos++
-		p.space()
-		v, err := p.value(depth)
-		if err != nil {
-			return nil, err
-		}
-		n.keys = append(n.keys, k.str)
-		n.vals = append(n.vals, v)
-		p.space()
-		if p.pos < len(p.data) && p.data[p.pos] == ',' {
-			p.pos++
-			continue
-		}
-		if p.pos < len(p.data) && p.data[p.pos] == '}' {
-			p.pos++
-			return n, nil
-		}
-		return nil, p.errorf("want ',' or '}' in an object")
-	}
-}
-
-func (p *jparser) array(depth int) (*node, error) {
-	n := &node{kind: kArray, items: []*node{}}
-	p.pos++
-	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		return n, nil
-	}
-	for {
-		p.space()
-		v, err := p.value(depth)
-		if err != nil {
-			return nil, err
-		}
-		n.items = append(n.items, v)
-		p.space()
-		if p.pos < len(p.data) && p.data[p.pos] == ',' {
-			p.pos++
-			continue
-		}
-		if p.pos < len(p.data) && p.data[p.pos] == ']' {
-			p.pos++
-			return n, nil
-		}
-		return nil, p.errorf("want ',' or ']' in an array")
-	}
-}
-
-func (p *jparser) string() (*node, error) {
-	start := p.pos
-	p.pos++ // '"'
-	escaped := false
-	for {
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unterminated string")
-		}
-		c := p.data[p.pos]
-		switch {
-		case c == '"':
-			p.pos++
-			lit := string(p.data[start:p.pos])
-			if !escaped {
-				return &node{kind: kString, lit: lit, str: lit[1 : len(lit)-1]}, nil
-			}
-			var s string
-			if err := json.Unmarshal([]byte(lit), &s); err != nil {
-				return nil, fmt.Errorf("invalid string at byte offset %d: %v", start, err)
-			}
-			return &node{kind: kString, lit: lit, str: s}, nil
-		case c < 0x20:
-			return nil, p.errorf("control character in a string")
-		case c == '\\':
-			escaped = true
-			if err := p.escape(); err != nil {
-				return nil, err
-			}
-		default:
-			p.pos++
-		}
-	}
-}
-
-// escape checks one escape sequence at p.pos, including that a \u escape of
-// a surrogate is one half of a pair.
-func (p *jparser) escape() error {
-	if p.pos+1 >= len(p.data) {
-		return p.errorf("unterminated escape")
-	}
-	switch p.data[p.pos+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		p.pos += 2
-		return nil
-	case 'u':
-	default:
-		return p.errorf("invalid escape")
-	}
-	r, ok := p.hex4(p.pos + 2)
-	if !ok {
-		return p.errorf("invalid \\u escape")
-	}
-	switch {
-	case 0xD800 <= r && r < 0xDC00:
-		lo, ok := rune(0), false
-		if p.pos+11 < len(p.data) && p.data[p.pos+6] == '\\' && p.data[p.pos+7] == 'u' {
-			lo, ok = p.hex4(p.pos + 8)
-		}
-		if !ok || lo < 0xDC00 || lo > 0xDFFF {
-			return p.errorf("lone surrogate escape")
-		}
-		p.pos += 12
-	case 0xDC00 <= r && r <= 0xDFFF:
-		return p.errorf("lone surrogate escape")
-	default:
-		p.pos += 6
-	}
-	return nil
-}
-
-func (p *jparser) hex4(at int) (rune, bool) {
-	if at+4 > len(p.data) {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(p.data[at:at+4]), 16, 32)
-	return rune(v), err == nil
-}
-
-func (p *jparser) number() (*node, error) {
-	start := p.pos
-	digits := func() int {
-		n := 0
-		for p.pos < len(p.data) && '0' <= p.data[p.pos] && p.data[p.pos] <= '9' {
-			p.pos++
-			n++
-		}
-		return n
-	}
-	if p.data[p.pos] == '-' {
-		p.pos++
-	}
-	intStart := p.pos
-	if digits() == 0 {
-		return nil, p.errorf("invalid number")
-	}
-	if p.data[intStart] == '0' && p.pos-intStart > 1 {
-		return nil, p.errorf("leading zero in a number")
-	}
-	if p.pos < len(p.data) && p.data[p.pos] == '.' {
-		p.pos++
-		if digits() == 0 {
-			return nil, p.errorf("invalid number")
-		}
-	}
-	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
-			p.pos++
-		}
-		if digits() == 0 {
-			return nil, p.errorf("invalid number")
-		}
-	}
-	return &node{kind: kNumber, lit: string(p.data[start:p.pos])}, nil
+	return t.root().node(), nil
 }
 
 // A decimal is a number's exact value as sign × digits × 10^exp, with digits
@@ -494,46 +230,9 @@ func (d decimal) String() string {
 // exception is the contract's: the members of an object under the key
 // "properties" (an input schema's properties) must come in the same order,
 // because conformance/SPEC.md §8.3 says properties keep the fields' order.
-func equalJSON(a, b *node) bool { return equalJSONAt(a, b, "") }
-
-// equalJSONAt is equalJSON for values found under the object key key.
-func equalJSONAt(a, b *node, key string) bool {
-	if a.kind != b.kind {
-		return false
-	}
-	switch a.kind {
-	case kNull:
-		return true
-	case kBool:
-		return a.lit == b.lit
-	case kNumber:
-		return decimalOf(a.lit).equal(decimalOf(b.lit))
-	case kString:
-		return a.str == b.str
-	case kArray:
-		if len(a.items) != len(b.items) {
-			return false
-		}
-		for i := range a.items {
-			if !equalJSONAt(a.items[i], b.items[i], "") {
-				return false
-			}
-		}
-		return true
-	}
-	if len(a.keys) != len(b.keys) {
-		return false
-	}
-	for i, k := range a.keys {
-		if key == "properties" && b.keys[i] != k {
-			return false // properties keep the fields' order
-		}
-		bv, ok := b.lookup(k)
-		if !ok || !equalJSONAt(a.vals[i], bv, k) {
-			return false
-		}
-	}
-	return true
+func equalJSON(a, b *node) bool {
+	t, err := parseTape(b.appendJSON(nil))
+	return err == nil && equalTo(a, t.root(), "")
 }
 
 // plain returns n as the values encoding/json decodes into: map[string]any,

@@ -7,15 +7,18 @@ import (
 	"syscall"
 )
 
-// setGroup starts the port in its own process group, so that killing it
-// also kills what it started (a shell script's interpreter, say).
+// setGroup starts the port in its own process group, so that ending it also
+// ends what it started (a shell script's interpreter, say).
 func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-func killGroup(cmd *exec.Cmd) {
+// signalGroup sends sig to the port's process group.
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Process.Kill()
+		_ = syscall.Kill(-cmd.Process.Pid, sig)
+		if sig == syscall.SIGKILL {
+			_ = cmd.Process.Kill()
+		}
 	}
 }

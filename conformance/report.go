@@ -1,56 +1,132 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // WriteText writes the report for people: a line naming the implementation,
 // one line per case ("PASS id", "FAIL id: title"), for each case that did
-// not pass the failing call and its (-want +got) diff or what happened, and
-// the final line "N passed, N failed" (", N skipped" when any were).
+// not pass the failing call and its (-want +got) diff or what happened, one
+// line for the cases not run after the port failed, and the final line "N
+// passed, N failed" (", N skipped" when any were). Everything a port
+// controls (its name, stderr, messages, details) is escaped by [Printable],
+// so that nothing it sends reaches the terminal as a control sequence.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	if r.Port.Name == "" {
 		fmt.Fprintf(&b, "port: no handshake\n")
 	} else {
-		fmt.Fprintf(&b, "port: %s %s (%s)\n", r.Port.Name, r.Port.Version, r.Port.Language)
+		fmt.Fprintf(&b, "port: %s %s (%s)\n", Printable(r.Port.Name), Printable(r.Port.Version), Printable(r.Port.Language))
 	}
+	notRun := 0
 	for _, c := range r.Cases {
+		if c.NotRun {
+			notRun++
+			continue
+		}
 		if c.Status == Pass {
 			fmt.Fprintf(&b, "%-7s %s\n", c.Status, c.ID)
 			continue
 		}
-		fmt.Fprintf(&b, "%-7s %s: %s\n", c.Status, c.ID, c.Message)
+		fmt.Fprintf(&b, "%-7s %s: %s\n", c.Status, c.ID, Printable(c.Message))
 		for _, chk := range c.Checks {
 			if chk.Status == Pass {
 				continue
 			}
 			fmt.Fprintf(&b, "    check %d", chk.Index)
 			if chk.Note != "" {
-				fmt.Fprintf(&b, " (%s)", chk.Note)
+				fmt.Fprintf(&b, " (%s)", Printable(chk.Note))
 			}
-			fmt.Fprintf(&b, "\n    call: %s\n", chk.Call)
+			fmt.Fprintf(&b, "\n    call: %s\n", Printable(string(chk.Call)))
 			switch {
 			case chk.Diff != "":
-				fmt.Fprintf(&b, "    (-want +got):\n%s", indent(chk.Diff, "        "))
+				fmt.Fprintf(&b, "    (-want +got):\n%s", indent(PrintableLines(chk.Diff), "        "))
 				if chk.Detail != "" {
-					fmt.Fprintf(&b, "    detail: %s\n", chk.Detail)
+					fmt.Fprintf(&b, "    detail: %s\n", Printable(chk.Detail))
 				}
 			case chk.Message != "":
-				fmt.Fprintf(&b, "    %s: %s\n", strings.ToLower(string(chk.Status)), chk.Message)
+				fmt.Fprintf(&b, "    %s: %s\n", strings.ToLower(string(chk.Status)), Printable(chk.Message))
 			}
 		}
 		if c.Stderr != "" {
-			fmt.Fprintf(&b, "    stderr (tail):\n%s", indent(c.Stderr, "        "))
+			fmt.Fprintf(&b, "    stderr (tail):\n%s", indent(PrintableLines(c.Stderr), "        "))
 		}
+	}
+	if notRun > 0 {
+		// The reason is the run's error (Fatal), which the caller reports
+		// once, where errors go.
+		fmt.Fprintf(&b, "%-7s %d %s: the port failed\n", "NOT RUN", notRun, plural(notRun, "case"))
 	}
 	fmt.Fprintf(&b, "%s\n", r.Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// Printable returns s with every byte or character that could act on a
+// terminal escaped, Go style: control characters (NUL, ESC, CR, tab, DEL,
+// and the C1 range) as \x00 or \u0085, bidirectional formatting characters
+// as \u202e, and each byte of invalid UTF-8 as \xff. Backslashes are left
+// alone: the result is for reading, not for decoding.
+func Printable(s string) string { return printable(s, false) }
+
+// PrintableLines is [Printable] for multi-line text such as a port's
+// stderr: it keeps newlines and tabs.
+func PrintableLines(s string) string { return printable(s, true) }
+
+func printable(s string, lines bool) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unsafeRune(r) && !(lines && (r == '\n' || r == '\t')) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case lines && (r == '\n' || r == '\t'):
+			b.WriteRune(r)
+		case r < 0x80 && unsafeRune(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether r could act on a terminal or reorder the text
+// around it.
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, 0x80 <= r && r < 0xa0:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, 0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
+		return true // bidirectional formatting
+	}
+	return false
 }
 
 // Summary returns the final line: "N passed, N failed", plus ", N skipped"
@@ -68,16 +144,44 @@ func indent(text, prefix string) string {
 	return prefix + strings.ReplaceAll(text, "\n", "\n"+prefix) + "\n"
 }
 
-// WriteJSON writes the report as one indented JSON object.
+// WriteJSON writes the report as one indented JSON object. Its text is
+// safe on a terminal: besides the control characters JSON escapes, DEL, the
+// C1 controls and the bidirectional formatting characters are written as
+// \u escapes.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeUnsafe(b.Bytes(), `\u%04x`))
+	return err
+}
+
+// escapeUnsafe rewrites, in valid UTF-8 text, every character at or above
+// DEL that [unsafeRune] names with format: a JSON or XML escape that keeps
+// the character's meaning.
+func escapeUnsafe(text []byte, format string) []byte {
+	var out []byte
+	last := 0
+	for i, r := range string(text) {
+		if r >= 0x7f && unsafeRune(r) {
+			out = fmt.Appendf(append(out, text[last:i]...), format, r)
+			last = i + utf8.RuneLen(r)
+		}
+	}
+	if out == nil {
+		return text
+	}
+	return append(out, text[last:]...)
 }
 
 // WriteJUnit writes the report as JUnit XML, one testcase per case: FAIL as
-// a failure, ERROR, CRASH and TIMEOUT as an error, SKIP as skipped.
+// a failure, ERROR, CRASH and TIMEOUT as an error, SKIP as skipped. Like
+// [Report.WriteJSON], it writes DEL, C1 controls and bidirectional
+// formatting characters as character references.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	type result struct {
 		Type    string `xml:"type,attr"`
@@ -103,7 +207,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		Time     string     `xml:"time,attr"`
 		Cases    []testcase `xml:"testcase"`
 	}
-	suite := testsuite{Name: "catalogkit-conformance " + r.Port.Name, Tests: len(r.Cases), Time: seconds(r.Elapsed.Seconds())}
+	suite := testsuite{Name: strings.TrimSpace("catalogkit-conformance " + r.Port.Name), Tests: len(r.Cases), Time: seconds(r.Elapsed.Seconds())}
 	for _, c := range r.Cases {
 		tc := testcase{Name: c.ID, Classname: "conformance", Time: seconds(c.Elapsed.Seconds()), SystemErr: c.Stderr}
 		var detail strings.Builder
@@ -133,15 +237,14 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		suite.Cases = append(suite.Cases, tc)
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
+	b := bytes.NewBufferString(xml.Header)
+	enc := xml.NewEncoder(b)
 	enc.Indent("", "  ")
 	if err := enc.Encode(suite); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	b.WriteString("\n")
+	_, err := w.Write(escapeUnsafe(b.Bytes(), "&#x%X;"))
 	return err
 }
 

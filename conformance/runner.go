@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"time"
 )
 
@@ -52,7 +53,10 @@ type CaseResult struct {
 	Message string `json:"message,omitempty"`
 	// Stderr is the tail of the port's stderr after an ERROR, CRASH or
 	// TIMEOUT.
-	Stderr  string        `json:"stderr,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
+	// NotRun reports an ERROR case whose calls were never sent: the port
+	// could not be started, or failed its handshake.
+	NotRun  bool          `json:"not_run,omitempty"`
 	Elapsed time.Duration `json:"-"`
 }
 
@@ -68,6 +72,9 @@ type CheckResult struct {
 	// empty when there was no reply.
 	Want json.RawMessage `json:"want"`
 	Got  json.RawMessage `json:"got,omitempty"`
+	// GotBytes is the length of an outcome too long to keep (over 64 KiB):
+	// Got is then omitted.
+	GotBytes int `json:"got_bytes,omitempty"`
 	// Diff is the (-want +got) difference of a FAIL.
 	Diff string `json:"diff,omitempty"`
 	// Message says what happened when there was no reply, or why a check was
@@ -95,7 +102,7 @@ func (r *Runner) RunCases(cases []*Case) *Report {
 		}
 		res := &CaseResult{ID: c.ID, Title: c.Title, Spec: c.Spec, Checks: []*CheckResult{}}
 		if fatal != nil {
-			res.Status = Error
+			res.Status, res.NotRun = Error, true
 			res.Message = "not run: the port failed earlier (" + fatal.Message + ")"
 		} else {
 			caseStart := time.Now()
@@ -132,15 +139,22 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 			if !errors.As(err, &te) {
 				te = &TransportError{Status: Error, Message: err.Error()}
 			}
-			cr.Status, cr.Message = te.Status, te.Message
 			res.Status, res.Stderr = te.Status, te.Stderr
-			res.Message = fmt.Sprintf("check %d: %s", i, te.Message)
 			if te.Fatal {
+				// The port could not be started: the call was never sent.
+				res.Checks, res.Status, res.NotRun = res.Checks[:i], Error, true
+				res.Message = "not run: " + te.Message
 				return te
 			}
+			cr.Status, cr.Message = te.Status, te.Message
+			res.Message = fmt.Sprintf("check %d: %s", i, te.Message)
 			return nil
 		}
-		cr.Got = out
+		if len(out) <= keepLimit {
+			cr.Got = slices.Clone(out) // not the port's whole line
+		} else {
+			cr.GotBytes = len(out)
+		}
 		r.judge(chk, cr, out, diff)
 		if rank[cr.Status] > rank[res.Status] {
 			res.Status = cr.Status
@@ -159,41 +173,70 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 // rank orders the statuses of checks: a case reports its worst.
 var rank = map[Status]int{Pass: 0, Skip: 1, Fail: 2, Error: 3}
 
-// judge compares an outcome with the check's expectation.
+// keepLimit is the longest outcome a report keeps (Got) and diffs value by
+// value; a longer one is judged all the same, but the report shows only its
+// length and its start.
+const keepLimit = 64 << 10
+
+// judge compares an outcome with the check's expectation. It reads the
+// outcome as a tape and builds no tree of it unless it has to show a diff of
+// a short one, so a long reply costs a few times its length.
 func (r *Runner) judge(chk *Check, cr *CheckResult, out []byte, diff DiffFunc) {
-	got, err := parseJSON(out)
+	t, err := parseTape(out)
+	var got tval
 	if err == nil {
+		got = t.root()
 		err = checkOutcome(got)
 	}
 	if err != nil {
-		cr.Status = Error
+		cr.Status, cr.Got = Error, nil // Got must be JSON
 		cr.Message = fmt.Sprintf("outcome is not valid: %v", err)
 		return
 	}
 	if reason, ok := got.lookup("not_implemented"); ok {
-		cr.Status, cr.Message = Skip, reason.str
+		cr.Status, cr.Message = Skip, reason.str()
 		return
 	}
 	if d, ok := got.lookup("detail"); ok {
-		cr.Detail = d.str
+		cr.Detail = d.str()
 	}
-	compared := newObject()
-	for i, k := range got.keys {
-		if k != "detail" { // shown, never compared
-			compared.set(k, got.vals[i])
-		}
-	}
-	if equalJSON(chk.expect, compared) {
+	if equalOutcome(chk.expect, got) {
 		cr.Status = Pass
 		return
 	}
 	cr.Status = Fail
+	if len(out) > keepLimit {
+		cr.Diff = fmt.Sprintf("-%s\n+%s… (%d bytes in all, too long to diff)\n", chk.expect, out[:200], len(out))
+		return
+	}
+	compared := newObject()
+	for k, v := range got.members() {
+		if !k.strEqual("detail") { // shown, never compared
+			compared.set(k.str(), v.node())
+		}
+	}
 	cr.Diff = diff(chk.expect.plain(), compared.plain())
 	if cr.Diff == "" {
 		// A DiffFunc that sees no difference must not turn a FAIL into a
 		// silent pass: show both values.
 		cr.Diff = fmt.Sprintf("-%s\n+%s\n", chk.expect, compared)
 	}
+}
+
+// equalOutcome reports whether the outcome got is want, its detail aside.
+func equalOutcome(want *node, got tval) bool {
+	n := 0
+	for k, v := range got.members() {
+		if k.strEqual("detail") {
+			continue
+		}
+		n++
+		w, ok := want.lookup(k.str())
+		if !ok || !equalTo(w, v, k.str()) {
+			return false
+		}
+	}
+	return n == len(want.keys)
 }
 
 // safeCall calls the target, turning a panic (a bug of an in-process

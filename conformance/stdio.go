@@ -6,11 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -23,8 +27,43 @@ const (
 	DefaultCallTimeout    = 5 * time.Second
 )
 
-// MaxLine is the longest line the runner reads from a port.
+// MaxLine is the longest request line [Serve] reads.
 const MaxLine = 64 << 20
+
+// ReplyMargin is how many times longer than the longest reply a correct
+// port sends for the suite the runner's default reply limit is: room for a
+// port that escapes every character ("\u00e9" is 6 bytes for 2), spaces its
+// JSON out, or writes an error detail that quotes the call.
+const ReplyMargin = 16
+
+// MaxReplyLimit is the largest reply limit a [Port] accepts.
+const MaxReplyLimit = 1 << 30
+
+// DefaultMaxReply returns the default reply limit for cases: [ReplyMargin]
+// times the longest reply line a correct port sends for them (the expected
+// outcome in its reply envelope, or the call when that is longer, as an
+// error detail may quote it), rounded up to a whole MiB. For the embedded
+// suite it is 1 MiB.
+func DefaultMaxReply(cases []*Case) int64 {
+	const envelope = len(`{"type":"reply","seq":18446744073709551615,"outcome":}`)
+	longest := 0
+	for _, c := range cases {
+		for _, chk := range c.Checks {
+			longest = max(longest, envelope+len(chk.Expect()), envelope+len(chk.callJSON))
+		}
+	}
+	const mib = 1 << 20
+	return (int64(longest)*ReplyMargin + mib - 1) / mib * mib
+}
+
+// suiteMaxReply is DefaultMaxReply of the embedded suite.
+var suiteMaxReply = sync.OnceValue(func() int64 {
+	cases, err := Cases()
+	if err != nil {
+		return 1 << 20
+	}
+	return DefaultMaxReply(cases)
+})
 
 // stderrTail is how much of a port's stderr a report keeps.
 const stderrTail = 4 << 10
@@ -62,6 +101,14 @@ func (e *TransportError) Error() string { return strings.ToLower(string(e.Status
 // protocol of PROTOCOL.md. It is a [Target]. It starts the process (and
 // makes the handshake) at the first call, and again at the call after an
 // ERROR, CRASH or TIMEOUT, which kill it. Close ends the last process.
+//
+// Every process of a port runs in its own process group, with
+// [PortMarkerEnv] in its environment. Whenever a process of the port ends
+// (a timeout, a crash, a protocol error, Close), the runner kills its whole
+// group and, on Linux, every process that still carries the marker, in
+// whatever group or session it has moved to; the runner makes itself a child
+// subreaper (PR_SET_CHILD_SUBREAPER), so the orphans it kills are its
+// children and it reaps them.
 type Port struct {
 	// Command is the port's command line: the program and its arguments.
 	Command []string
@@ -72,22 +119,39 @@ type Port struct {
 	// StartupTimeout bounds the wait for the handshake, CallTimeout the wait
 	// for each reply. Zero means the default.
 	StartupTimeout, CallTimeout time.Duration
+	// MaxReply is the longest line, in bytes, the runner reads from the
+	// port; a longer one is an ERROR, read no further. Zero means
+	// [DefaultMaxReply] of the embedded suite.
+	MaxReply int64
 
-	info PortInfo
-	seq  int64
-	proc *process
+	info    PortInfo
+	seq     int64
+	starts  int
+	mu      sync.Mutex // guards proc and aborted against Abort
+	proc    *process
+	aborted bool
 }
 
 type process struct {
-	cmd    *exec.Cmd
-	stdin  *os.File
-	lines  chan lineOrErr
-	quit   chan struct{} // closed when the runner stops reading lines
-	stdout *os.File
-	stderr *tail
-	done   chan struct{} // closed when the process has been waited for
-	err    error         // Wait's error, valid after done
+	cmd        *exec.Cmd
+	marker     string // the value of PortMarkerEnv
+	stdin      *os.File
+	lines      chan lineOrErr
+	quit       chan struct{} // closed when the runner stops reading lines
+	stdout     *os.File
+	stderrPipe *os.File
+	stderr     *tail
+	stderrDone chan struct{} // closed when stderr is read to its end
+	done       chan struct{} // closed when the process has been waited for
+	err        error         // Wait's error, valid after done
 }
+
+// PortMarkerEnv is the environment variable the runner sets for a port's
+// process, with a value unique to that process. The port's descendants
+// inherit it: it is how the runner finds them at the end.
+const PortMarkerEnv = "CATALOGKIT_CONFORM_PORT"
+
+var markers atomic.Int64
 
 type lineOrErr struct {
 	line []byte
@@ -105,6 +169,9 @@ func (p *Port) Call(call []byte) ([]byte, error) {
 		}
 	}
 	pr := p.proc
+	if pr == nil {
+		return nil, &TransportError{Status: Error, Message: "port stopped: the run was interrupted", Fatal: true}
+	}
 	// A line that came before the request is an answer to nothing.
 	select {
 	case l := <-pr.lines:
@@ -123,52 +190,87 @@ func (p *Port) Call(call []byte) ([]byte, error) {
 	if terr != nil {
 		return nil, terr
 	}
-	msg, err := parseJSON(line)
+	outcome, err := decodeReply(line, p.seq)
 	if err != nil {
-		return nil, p.fail(Error, fmt.Sprintf("reply is not valid JSON (%v): %s", err, brief(line)))
+		return nil, p.fail(Error, err.Error())
 	}
-	if t, _ := msg.lookup("type"); t != nil && t.kind == kString && t.str == "error" {
+	return outcome, nil
+}
+
+// decodeReply checks one reply line to the call numbered seq and returns
+// the text of its outcome, as the port wrote it: a slice of line.
+func decodeReply(line []byte, seq int64) ([]byte, error) {
+	t, err := parseTape(line)
+	if err != nil {
+		return nil, fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
+	}
+	msg := t.root()
+	if typ, _ := msg.lookup("type"); typ.strEqual("error") {
 		text, _ := msg.lookup("message")
-		if text == nil || text.kind != kString {
-			return nil, p.fail(Error, fmt.Sprintf("port answered an error line without a message: %s", brief(line)))
+		if text.t == nil || text.kind() != kString {
+			return nil, fmt.Errorf("port answered an error line without a message: %s", brief(line))
 		}
-		return nil, p.fail(Error, fmt.Sprintf("port answered an error line: %s", text.str))
+		return nil, fmt.Errorf("port answered an error line: %s", text.str())
 	}
-	if err := onlyKeys(msg, "reply", []string{"type", "seq", "outcome"}, nil); err != nil {
-		return nil, p.fail(Error, fmt.Sprintf("%v: %s", err, brief(line)))
+	if err := objectKeys(msg, "reply", []string{"type", "seq", "outcome"}, nil); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, brief(line))
 	}
-	if t, _ := msg.lookup("type"); t.kind != kString || t.str != "reply" {
-		return nil, p.fail(Error, fmt.Sprintf(`reply type is %s, want "reply": %s`, t, brief(line)))
+	if typ, _ := msg.lookup("type"); !typ.strEqual("reply") {
+		return nil, fmt.Errorf(`reply type is %s, want "reply": %s`, shortText(typ), brief(line))
 	}
-	if s, _ := msg.lookup("seq"); s.kind != kNumber || s.lit != strconv.FormatInt(p.seq, 10) {
-		return nil, p.fail(Error, fmt.Sprintf("reply has seq %s, want %d", s, p.seq))
+	if s, _ := msg.lookup("seq"); s.kind() != kNumber || string(s.literal()) != strconv.FormatInt(seq, 10) {
+		return nil, fmt.Errorf("reply has seq %s, want %d", shortText(s), seq)
 	}
 	outcome, _ := msg.lookup("outcome")
 	if err := checkOutcome(outcome); err != nil {
-		return nil, p.fail(Error, err.Error())
+		return nil, err
 	}
-	return outcome.appendJSON(nil), nil
+	return outcome.text(), nil
+}
+
+// objectKeys is [onlyKeys] for a tape value.
+func objectKeys(v tval, what string, required, optional []string) error {
+	if v.t == nil || v.kind() != kObject {
+		return fmt.Errorf("%s is not an object", what)
+	}
+	return checkKeys(what, v.keys(), required, optional)
+}
+
+// shortText returns a value's text as written, for a message: at most 200
+// bytes of it.
+func shortText(v tval) string {
+	if v.t == nil {
+		return "none"
+	}
+	const max = 200
+	if t := v.text(); len(t) > max {
+		return fmt.Sprintf("%s… (%d more bytes)", t[:max], len(t)-max)
+	}
+	return string(v.text())
 }
 
 // checkOutcome checks an OUTCOME object's shape.
-func checkOutcome(o *node) error {
-	shape := fmt.Errorf("outcome %s is not exactly one of result, error (with an optional detail) or not_implemented", o)
-	if o.kind != kObject || len(o.keys) == 0 {
+func checkOutcome(o tval) error {
+	shape := fmt.Errorf("outcome %s is not exactly one of result, error (with an optional detail) or not_implemented", shortText(o))
+	if o.t == nil || o.kind() != kObject {
 		return shape
 	}
+	keys := o.keys()
 	switch {
-	case onlyKeys(o, "", []string{"result"}, nil) == nil:
+	case len(keys) == 0:
+		return shape
+	case checkKeys("", keys, []string{"result"}, nil) == nil:
 		return nil
-	case onlyKeys(o, "", []string{"not_implemented"}, nil) == nil:
-		if r, _ := o.lookup("not_implemented"); r.kind != kString {
+	case checkKeys("", keys, []string{"not_implemented"}, nil) == nil:
+		if r, _ := o.lookup("not_implemented"); r.kind() != kString {
 			return fmt.Errorf("not_implemented reason is not a string")
 		}
 		return nil
-	case onlyKeys(o, "", []string{"error"}, []string{"detail"}) == nil:
-		if e, _ := o.lookup("error"); e.kind != kString {
+	case checkKeys("", keys, []string{"error"}, []string{"detail"}) == nil:
+		if e, _ := o.lookup("error"); e.kind() != kString {
 			return fmt.Errorf("error code is not a string")
 		}
-		if d, ok := o.lookup("detail"); ok && d.kind != kString {
+		if d, ok := o.lookup("detail"); ok && d.kind() != kString {
 			return fmt.Errorf("error detail is not a string")
 		}
 		return nil
@@ -176,27 +278,54 @@ func checkOutcome(o *node) error {
 	return shape
 }
 
-// Close ends the port: it closes stdin, waits a moment for the port to exit,
-// then kills it.
+// Close ends the port: it closes stdin and gives the port half a second to
+// exit, then sends its process group SIGTERM and after another half second
+// SIGKILL; then it kills every process the port left behind (see [Port]).
 func (p *Port) Close() error {
-	if p.proc == nil {
+	pr := p.take()
+	if pr == nil {
 		return nil
 	}
-	pr := p.proc
-	p.proc = nil
 	pr.stdin.Close()
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		select {
+		case <-pr.done:
+		case <-time.After(500 * time.Millisecond):
+			signalGroup(pr.cmd, sig)
+		}
+	}
 	select {
 	case <-pr.done:
-	case <-time.After(2 * time.Second):
-		killGroup(pr.cmd)
-		<-pr.done
+	case <-time.After(2 * time.Second): // not even SIGKILL ended it
 	}
-	close(pr.quit)
-	pr.stdout.Close()
+	pr.end()
 	if pr.err != nil {
 		return fmt.Errorf("port exited after the run: %v", pr.err)
 	}
 	return nil
+}
+
+// Abort kills the port's running process and everything it started, and
+// makes every later call fail at once: for a runner that was interrupted.
+// Unlike the other methods, it may be called from any goroutine.
+func (p *Port) Abort() {
+	p.mu.Lock()
+	p.aborted = true
+	pr := p.proc
+	p.mu.Unlock()
+	if pr != nil {
+		signalGroup(pr.cmd, syscall.SIGKILL)
+		endDescendants(pr.marker, pr.cmd.Process.Pid)
+	}
+}
+
+// take detaches the running process from p.
+func (p *Port) take() *process {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pr := p.proc
+	p.proc = nil
+	return pr
 }
 
 func (p *Port) callTimeout() time.Duration {
@@ -206,42 +335,72 @@ func (p *Port) callTimeout() time.Duration {
 	return DefaultCallTimeout
 }
 
+func (p *Port) maxReply() int64 {
+	if p.MaxReply > 0 {
+		return min(p.MaxReply, MaxReplyLimit)
+	}
+	return suiteMaxReply()
+}
+
 func (p *Port) start() error {
 	if len(p.Command) == 0 {
 		return &TransportError{Status: Error, Message: "no port command", Fatal: true}
 	}
 	cmd := exec.Command(p.Command[0], p.Command[1:]...)
 	cmd.Dir = p.Dir
-	cmd.Env = p.Env
+	p.starts++
+	marker := fmt.Sprintf("%d.%d.%d", os.Getpid(), markers.Add(1), p.starts)
+	env := p.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(slices.Clip(env), PortMarkerEnv+"="+marker)
 	setGroup(cmd)
-	cmd.WaitDelay = time.Second // a grandchild holding stderr open cannot stall Wait
-	stdinR, stdinW, err := os.Pipe()
-	if err != nil {
-		return &TransportError{Status: Error, Message: err.Error(), Fatal: true}
+	becomeSubreaper()
+	var pipes [6]*os.File // stdin, stdout, stderr: read and write ends
+	for i := 0; i < len(pipes); i += 2 {
+		var err error
+		if pipes[i], pipes[i+1], err = os.Pipe(); err != nil {
+			for _, f := range pipes[:i] {
+				f.Close()
+			}
+			return &TransportError{Status: Error, Message: fmt.Sprintf("could not start the port: %v", err), Fatal: true}
+		}
 	}
-	stdoutR, stdoutW, err := os.Pipe()
-	if err != nil {
-		stdinR.Close()
-		stdinW.Close()
-		return &TransportError{Status: Error, Message: err.Error(), Fatal: true}
+	pr := &process{cmd: cmd, marker: marker, stdin: pipes[1], stdout: pipes[2], stderrPipe: pipes[4],
+		stderr: &tail{max: stderrTail}, lines: make(chan lineOrErr, 1), quit: make(chan struct{}),
+		stderrDone: make(chan struct{}), done: make(chan struct{})}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0], pipes[3], pipes[5]
+	p.mu.Lock()
+	aborted := p.aborted
+	var err error
+	if !aborted {
+		if err = cmd.Start(); err == nil {
+			p.proc = pr
+		}
 	}
-	pr := &process{cmd: cmd, stdin: stdinW, stdout: stdoutR, stderr: &tail{max: stderrTail},
-		lines: make(chan lineOrErr, 1), quit: make(chan struct{}), done: make(chan struct{})}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, pr.stderr
-	err = cmd.Start()
-	stdinR.Close()
-	stdoutW.Close()
-	if err != nil {
-		stdinW.Close()
-		stdoutR.Close()
-		return &TransportError{Status: Error, Message: fmt.Sprintf("failed to start the port %q: %v", strings.Join(p.Command, " "), err), Fatal: true}
+	p.mu.Unlock()
+	pipes[0].Close()
+	pipes[3].Close()
+	pipes[5].Close()
+	if aborted || err != nil {
+		pr.stdin.Close()
+		pr.stdout.Close()
+		pr.stderrPipe.Close()
+		if aborted {
+			return &TransportError{Status: Error, Message: "port stopped: the run was interrupted", Fatal: true}
+		}
+		return &TransportError{Status: Error, Message: fmt.Sprintf("could not start the port %q: %v", strings.Join(p.Command, " "), unwrapStart(err)), Fatal: true}
 	}
 	go func() {
 		pr.err = cmd.Wait()
 		close(pr.done)
 	}()
-	go readLines(stdoutR, pr.lines, pr.quit)
-	p.proc = pr
+	go func() {
+		io.Copy(pr.stderr, pr.stderrPipe)
+		close(pr.stderrDone)
+	}()
+	go readLines(pr.stdout, pr.lines, pr.quit, p.maxReply())
 
 	hello := fmt.Appendf(nil, `{"type":"hello","protocol":%q}`+"\n", Protocol)
 	if err := p.write(hello); err != nil {
@@ -263,6 +422,21 @@ func (p *Port) start() error {
 	return nil
 }
 
+// unwrapStart drops the *exec.Error or *fs.PathError wrapping of a start
+// error, whose text repeats the command: "no such file or directory",
+// "permission denied", "executable file not found in $PATH".
+func unwrapStart(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return ee.Err
+	}
+	return err
+}
+
 // fatal marks a failed handshake: the runner stops there.
 func (p *Port) fatal(err *TransportError) error {
 	err.Fatal = true
@@ -271,26 +445,22 @@ func (p *Port) fatal(err *TransportError) error {
 }
 
 func parseHello(line []byte) (PortInfo, error) {
-	msg, err := parseJSON(line)
+	t, err := parseTape(line)
 	if err != nil {
 		return PortInfo{}, fmt.Errorf("hello is not valid JSON (%v): %s", err, brief(line))
 	}
-	if t, _ := msg.lookup("type"); t == nil || t.kind != kString || t.str != "hello" {
-		if t != nil && t.kind == kString && t.str == "error" {
+	msg := t.root()
+	if typ, _ := msg.lookup("type"); !typ.strEqual("hello") {
+		if typ.strEqual("error") {
 			m, _ := msg.lookup("message")
-			return PortInfo{}, fmt.Errorf("port answered the hello with an error line: %s", m)
+			return PortInfo{}, fmt.Errorf("port answered the hello with an error line: %s", shortText(m))
 		}
 		return PortInfo{}, fmt.Errorf(`first line is not a hello: %s`, brief(line))
 	}
-	proto, _ := msg.lookup("protocol")
-	if proto == nil || proto.kind != kString || proto.str != Protocol {
-		got := "none"
-		if proto != nil {
-			got = proto.String()
-		}
-		return PortInfo{}, fmt.Errorf("protocol version mismatch: the runner speaks %q, the port answered %s", Protocol, got)
+	if proto, _ := msg.lookup("protocol"); !proto.strEqual(Protocol) {
+		return PortInfo{}, fmt.Errorf("protocol version mismatch: the runner speaks %q, the port answered %s", Protocol, shortText(proto))
 	}
-	if err := onlyKeys(msg, "hello", []string{"type", "protocol", "port"}, nil); err != nil {
+	if err := objectKeys(msg, "hello", []string{"type", "protocol", "port"}, nil); err != nil {
 		return PortInfo{}, fmt.Errorf("%v: %s", err, brief(line))
 	}
 	port, _ := msg.lookup("port")
@@ -300,10 +470,10 @@ func parseHello(line []byte) (PortInfo, error) {
 		dst *string
 	}{{"name", &info.Name}, {"language", &info.Language}, {"version", &info.Version}} {
 		v, _ := port.lookup(f.key)
-		if v == nil || v.kind != kString || v.str == "" {
+		if v.t == nil || v.kind() != kString || v.strEqual("") {
 			return PortInfo{}, fmt.Errorf("hello: port.%s is not a non-empty string: %s", f.key, brief(line))
 		}
-		*f.dst = v.str
+		*f.dst = v.str()
 	}
 	return info, nil
 }
@@ -315,23 +485,44 @@ func (p *Port) write(b []byte) error {
 	return err
 }
 
-// readLine waits for the next line of the port's stdout.
+// exitGrace is how long the runner still waits for a line after the port's
+// process has exited: what it wrote before exiting is in the pipe already.
+const exitGrace = 250 * time.Millisecond
+
+// readLine waits for the next line of the port's stdout. A port whose
+// process has exited has crashed, even if a process it started still holds
+// its stdout open.
 func (p *Port) readLine(timeout time.Duration, what string) ([]byte, *TransportError) {
 	pr := p.proc
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	select {
-	case l := <-pr.lines:
-		if l.err != nil {
-			if errors.Is(l.err, errLineTooLong) {
-				return nil, p.fail(Error, fmt.Sprintf("%s line is longer than %d bytes", what, MaxLine))
+	var grace <-chan time.Time
+	done := pr.done
+	for {
+		select {
+		case l := <-pr.lines:
+			if l.err != nil {
+				if errors.Is(l.err, errLineTooLong) {
+					return nil, p.fail(Error, fmt.Sprintf("%s line is longer than the reply limit of %d bytes (read no further; see --max-reply)", what, p.maxReply()))
+				}
+				return nil, p.fail(Crash, p.eofMessage("before its "+what, l.err))
 			}
-			return nil, p.fail(Crash, p.eofMessage("before its "+what, l.err))
+			return l.line, nil
+		case <-done:
+			done, grace = nil, time.After(exitGrace)
+		case <-grace:
+			return nil, p.fail(Crash, fmt.Sprintf("port exited before its %s (%s) while a process it started still held its stdout open", what, exitText(pr.err)))
+		case <-timer.C:
+			return nil, p.fail(Timeout, fmt.Sprintf("no %s within %v", what, timeout))
 		}
-		return l.line, nil
-	case <-timer.C:
-		return nil, p.fail(Timeout, fmt.Sprintf("no %s within %v", what, timeout))
 	}
+}
+
+func exitText(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
 }
 
 func (p *Port) eofMessage(when string, err error) string {
@@ -342,10 +533,7 @@ func (p *Port) eofMessage(when string, err error) string {
 	}
 	select {
 	case <-pr.done:
-		if pr.err != nil {
-			return fmt.Sprintf("port exited %s (%v)", when, pr.err)
-		}
-		return fmt.Sprintf("port exited %s (exit status 0)", when)
+		return fmt.Sprintf("port exited %s (%s)", when, exitText(pr.err))
 	default:
 	}
 	if err == io.EOF {
@@ -354,25 +542,41 @@ func (p *Port) eofMessage(when string, err error) string {
 	return fmt.Sprintf("failed to read stdout %s: %v", when, err)
 }
 
-// fail kills the process (the next call starts a new one) and returns the
-// error with the tail of stderr.
+// fail kills the process and everything it started (the next call starts a
+// new one) and returns the error with the tail of stderr.
 func (p *Port) fail(status Status, msg string) *TransportError {
-	pr := p.proc
-	p.proc = nil
-	killGroup(pr.cmd)
+	pr := p.take()
+	signalGroup(pr.cmd, syscall.SIGKILL)
 	pr.stdin.Close()
 	select {
 	case <-pr.done:
 	case <-time.After(2 * time.Second):
 	}
-	close(pr.quit)
-	pr.stdout.Close()
+	pr.end()
 	return &TransportError{Status: status, Message: msg, Stderr: pr.stderr.String()}
+}
+
+// end kills what is left of the process's group and descendants, then
+// stops reading its output.
+func (pr *process) end() {
+	signalGroup(pr.cmd, syscall.SIGKILL)
+	endDescendants(pr.marker, pr.cmd.Process.Pid)
+	select {
+	case <-pr.stderrDone:
+	case <-time.After(500 * time.Millisecond): // held by a process out of reach
+	}
+	close(pr.quit)
+	pr.stdin.Close()
+	pr.stdout.Close()
+	pr.stderrPipe.Close()
 }
 
 var errLineTooLong = errors.New("line too long")
 
-func readLines(r io.Reader, out chan<- lineOrErr, quit <-chan struct{}) {
+// readLines sends each line of r to out, without its newline, until r ends
+// or quit is closed. A line longer than limit is never read whole: readLines
+// sends errLineTooLong and stops reading.
+func readLines(r io.Reader, out chan<- lineOrErr, quit <-chan struct{}, limit int64) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	send := func(l lineOrErr) bool {
 		select {
@@ -386,11 +590,11 @@ func readLines(r io.Reader, out chan<- lineOrErr, quit <-chan struct{}) {
 		var line []byte
 		for {
 			chunk, err := br.ReadSlice('\n')
-			line = append(line, chunk...)
-			if len(line) > MaxLine {
+			if int64(len(line))+int64(len(bytes.TrimSuffix(chunk, []byte("\n")))) > limit {
 				send(lineOrErr{err: errLineTooLong})
 				return
 			}
+			line = append(grow(line, len(chunk)), chunk...)
 			if err == bufio.ErrBufferFull {
 				continue
 			}

@@ -84,6 +84,10 @@ func fakePort(behaviour string, trigger int64) int {
 			fmt.Fprintf(out, `{"type":"reply","seq":%d,"outcome":{"result":[],"error":"INVALID_LABEL"}}`+"\n", seq)
 		case "duplicate-key":
 			fmt.Fprintf(out, `{"type":"reply","seq":%d,"seq":%d,"outcome":{"result":[]}}`+"\n", seq, seq)
+		case "too-long":
+			// Over the runner's default limit, never read whole: the
+			// write blocks until the runner kills the port.
+			fmt.Fprintf(out, `{"type":"reply","seq":%d,"outcome":{"result":[%s0]}}`+"\n", seq, strings.Repeat("0,", 1<<20))
 		case "extra-line":
 			fmt.Fprintf(out, "%s\n%s\n", serveLine(line, target, info), serveLine(line, target, info))
 		default:
@@ -155,6 +159,7 @@ func TestPortMisbehaviour(t *testing.T) {
 		{"bad-outcome", 40, Error, "is not exactly one of result, error", "", false, "an outcome with both a result and an error is an ERROR"},
 		{"wrong-result", 40, Fail, "outcome differs", "", false, "a wrong result is a FAIL with a diff"},
 		{"not-implemented", 40, Skip, "not implemented: no time", "", false, "not_implemented is a SKIP, never a pass"},
+		{"too-long", 40, Error, "reply line is longer than the reply limit of 1048576 bytes", "", false, "a reply over the limit is an ERROR at once, and the port is restarted"},
 		{"extra-line", 40, Error, "port wrote a line before the request|reply has seq 40, want 41", "", true, "a second reply to one call shows at the next call"},
 	}
 	for _, tt := range tests {
@@ -202,7 +207,8 @@ func TestPortMisbehaviour(t *testing.T) {
 }
 
 // TestPortHandshakeFailure checks that a port that fails its handshake stops
-// the run at once, with every case reported, none passed.
+// the run at once, with every case reported as not run (ERROR), none with a
+// call, since none was sent.
 func TestPortHandshakeFailure(t *testing.T) {
 	cases := mustCases(t)
 	tests := []struct {
@@ -213,8 +219,8 @@ func TestPortHandshakeFailure(t *testing.T) {
 		reason     string
 	}{
 		{"version", Error, `protocol version mismatch: the runner speaks "catalogkit-conformance/1", the port answered "catalogkit-conformance/2"`, "", "a version mismatch names both versions"},
-		{"hang-startup", Timeout, "no hello within 500ms", "", "no hello within the startup timeout"},
-		{"exit-startup", Crash, "port exited before its hello (exit status 7)", "cannot find my runtime", "an exit before the hello shows stderr"},
+		{"hang-startup", Error, "no hello within 500ms", "", "no hello within the startup timeout"},
+		{"exit-startup", Error, "port exited before its hello (exit status 7)", "cannot find my runtime", "an exit before the hello shows stderr"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.behaviour, func(t *testing.T) {
@@ -239,9 +245,12 @@ func TestPortHandshakeFailure(t *testing.T) {
 			if !strings.Contains(rep.Fatal, tt.wantInMsg) {
 				t.Errorf("Fatal = %q, want it to contain %q", rep.Fatal, tt.wantInMsg)
 			}
-			for _, res := range rep.Cases[1:] {
-				if res.Status != Error || !strings.HasPrefix(res.Message, "not run") {
-					t.Errorf("case %s: %s %q, want ERROR not run", res.ID, res.Status, res.Message)
+			for _, res := range rep.Cases {
+				if res.Status != Error || !res.NotRun || !strings.HasPrefix(res.Message, "not run") {
+					t.Errorf("case %s: %s %q (not run: %v), want ERROR not run", res.ID, res.Status, res.Message, res.NotRun)
+				}
+				if len(res.Checks) != 0 {
+					t.Errorf("case %s: %d checks, want none: no call was sent", res.ID, len(res.Checks))
 				}
 			}
 		})

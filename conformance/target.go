@@ -21,11 +21,13 @@ type Target interface {
 	Call(call []byte) (outcome []byte, err error)
 }
 
-// PortInfo is what a port says about itself in its handshake.
+// PortInfo is what a port says about itself in its handshake. Its fields
+// are never empty after a handshake; a report of a port that never
+// completed one has them empty, and its JSON form omits them ("port": {}).
 type PortInfo struct {
-	Name     string `json:"name"`
-	Language string `json:"language"`
-	Version  string `json:"version"`
+	Name     string `json:"name,omitempty"`
+	Language string `json:"language,omitempty"`
+	Version  string `json:"version,omitempty"`
 }
 
 // GoTarget returns the built-in Go implementation as a [Target]: the

@@ -1,9 +1,18 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
 	"regexp"
+	"runtime/debug"
 	"slices"
+	"strings"
+	"syscall"
 
 	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/google/go-cmp/cmp"
@@ -14,12 +23,32 @@ catalogkit conform -- catalogkit port
 catalogkit conform --run '^validate\.' -- python3 conformance/ports/python/catalog_port.py
 catalogkit conform --format junit -- ./my-port > conformance.xml`
 
+const conformNotes = `
+limits and processes:
+  A reply line longer than --max-reply is an ERROR for its case, read no
+  further: the port is killed and restarted for the next case. Each port runs
+  in its own process group, with ` + conformance.PortMarkerEnv + ` in its
+  environment; whenever it ends (timeout, crash, error, end of the run) its
+  group and, on Linux, every process that carries the marker are killed and
+  reaped (the runner is a child subreaper): no process it started survives.
+
+exit status:
+  0 every case passed; 1 a case did not pass; 2 bad usage; 3 could not run
+  (the port cannot start or fails its handshake, the report cannot be
+  written); 130 or 143 after SIGINT or SIGTERM, the port's processes ended.
+`
+
 func runConform(c *cli, args []string) int {
 	fs := c.flags("conform", "[flags] [-- CMD ARGS...]", conformExample)
+	usage := fs.Usage
+	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), conformNotes) }
 	run := fs.String("run", "", "run only the cases whose id matches `REGEXP`")
 	format := fs.String("format", "text", "report `FORMAT`: text, json or junit")
 	startup := fs.Duration("startup-timeout", conformance.DefaultStartupTimeout, "how long to wait for a port's handshake")
 	call := fs.Duration("call-timeout", conformance.DefaultCallTimeout, "how long to wait for each reply of a port")
+	maxReply := sizeFlag(0)
+	fs.Var(&maxReply, "max-reply", "the longest reply line, in `BYTES` (65536, 64KiB, 8MiB; at most 1GiB), a port may send (default: "+
+		fmt.Sprint(conformance.ReplyMargin)+" times the longest expected reply, rounded up to a whole MiB: "+suiteMaxReply()+")")
 	if code, ok := c.parse(fs, args, true); !ok {
 		return code
 	}
@@ -38,6 +67,9 @@ func runConform(c *cli, args []string) int {
 	if *startup <= 0 || *call <= 0 {
 		return c.usageError("run 'catalogkit conform -h' for usage", "timeouts must be positive")
 	}
+	if maxReply > conformance.MaxReplyLimit {
+		return c.usageError("run 'catalogkit conform -h' for usage", "--max-reply %s is over the limit of 1GiB", &maxReply)
+	}
 	runner := &conformance.Runner{Diff: func(want, got any) string { return cmp.Diff(want, got) }}
 	if *run != "" {
 		re, err := regexp.Compile(*run)
@@ -48,19 +80,39 @@ func runConform(c *cli, args []string) int {
 	}
 	cases, err := conformance.Cases()
 	if err != nil {
-		return c.errorf("", "failed to load the conformance cases: %v", err)
+		c.printError("", "failed to load the conformance cases: %v", err)
+		return 3 // could not run
 	}
 	if runner.Run != nil && !slices.ContainsFunc(cases, func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }) {
 		return c.usageError("list the case ids with --run . --format json", "no case id matches --run %q", *run)
 	}
+	var port *conformance.Port
 	if command == nil {
 		runner.Target = conformance.GoTarget(buildVersion())
 	} else {
-		port := &conformance.Port{Command: command, StartupTimeout: *startup, CallTimeout: *call}
-		defer port.Close()
+		if err := checkCommand(command[0]); err != nil {
+			c.printError(err.hint, "could not start the port %q: %v", conformance.Printable(command[0]), err.err)
+			return 3 // could not run
+		}
+		if maxReply == 0 {
+			maxReply = sizeFlag(conformance.DefaultMaxReply(cases))
+		}
+		port = &conformance.Port{Command: command, StartupTimeout: *startup, CallTimeout: *call, MaxReply: int64(maxReply)}
+		if os.Getenv("GOMEMLIMIT") == "" {
+			// What the runner keeps of a reply is at most about 4 times
+			// its length (the line, its tape): a soft limit at 6 times
+			// makes the garbage of the previous reply go before the heap
+			// grows, so a reply costs at most 10 times its length and
+			// 64 MiB (README, "Limits and processes").
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(6*int64(maxReply) + 64<<20))
+		}
 		runner.Target = port
 	}
-	report := runner.RunCases(cases)
+	report, status := runInterruptibly(runner, cases, port)
+	if status != 0 {
+		c.printError("", "interrupted: the port and every process it started were ended")
+		return status
+	}
 	var write func(io.Writer) error
 	switch *format {
 	case "json":
@@ -71,20 +123,122 @@ func runConform(c *cli, args []string) int {
 		write = report.WriteText
 	}
 	if err := write(c.stdout); err != nil {
-		return c.errorf("", "failed to write the report: %v", err)
+		c.printError("", "failed to write the report: %v", err)
+		return 3 // could not run
 	}
 	if report.Fatal != "" {
 		// A port that cannot start or fails its handshake stops the run:
-		// say so once, where errors go.
-		c.printError("check the command, and that the port answers the hello of "+conformance.Protocol+" (conformance/PROTOCOL.md)",
-			"%s", report.Fatal)
+		// say so once, where errors go, with what it wrote to stderr.
+		c.printError(fatalHint(report.Fatal), "%s%s", conformance.Printable(report.Fatal), fatalStderr(report))
+		return 3 // could not run
 	}
 	if !report.OK() {
-		if report.Fatal == "" {
-			c.printError("every case must pass; a SKIP (not_implemented) counts as not passed",
-				"%d of %d cases did not pass (%d failed, %d skipped)", report.Failed+report.Skipped, report.Passed+report.Failed+report.Skipped, report.Failed, report.Skipped)
-		}
+		c.printError("every case must pass; a SKIP (not_implemented) counts as not passed",
+			"%d of %d cases did not pass (%d failed, %d skipped)", report.Failed+report.Skipped, report.Passed+report.Failed+report.Skipped, report.Failed, report.Skipped)
 		return 1
 	}
 	return 0
+}
+
+// runInterruptibly runs the cases, and on SIGINT or SIGTERM ends the port
+// and everything it started at once and returns 130 or 143. Either way no
+// process the port started survives it: the last sweep,
+// conformance.EndChildren, ends every child of this process, which has no
+// children but the port's.
+func runInterruptibly(runner *conformance.Runner, cases []*conformance.Case, port *conformance.Port) (*conformance.Report, int) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	done := make(chan *conformance.Report, 1)
+	go func() { done <- runner.RunCases(cases) }()
+	select {
+	case report := <-done:
+		if port != nil {
+			port.Close()
+			conformance.EndChildren()
+		}
+		return report, 0
+	case sig := <-sigs:
+		if port != nil {
+			port.Abort()
+			conformance.EndChildren()
+		}
+		if sig == syscall.SIGTERM {
+			return nil, 143
+		}
+		return nil, 130
+	}
+}
+
+// suiteMaxReply returns the default --max-reply, for the usage.
+func suiteMaxReply() string {
+	cases, err := conformance.Cases()
+	if err != nil {
+		return "?"
+	}
+	s := sizeFlag(conformance.DefaultMaxReply(cases))
+	return s.String()
+}
+
+type commandError struct {
+	err  error
+	hint string
+}
+
+// checkCommand says why the port's program cannot be started, before any
+// case runs, or returns nil.
+func checkCommand(name string) *commandError {
+	path, err := exec.LookPath(name)
+	if errors.Is(err, exec.ErrDot) {
+		path, err = name, nil
+	}
+	if err == nil {
+		if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+			err = syscall.EISDIR
+		}
+	}
+	var why error = err
+	var pe *fs.PathError
+	var ee *exec.Error
+	if errors.As(why, &ee) {
+		why = ee.Err
+	}
+	if errors.As(why, &pe) {
+		why = pe.Err
+	}
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, exec.ErrNotFound):
+		return &commandError{why, "give a path (./" + name + " for a file in this directory) or a program on $PATH"}
+	case errors.Is(err, fs.ErrNotExist):
+		return &commandError{why, "check the path: a relative one starts from the current directory"}
+	case errors.Is(err, fs.ErrPermission):
+		return &commandError{why, "make it executable (chmod +x " + name + "), or put its interpreter first: -- python3 " + name}
+	case errors.Is(err, syscall.EISDIR):
+		return &commandError{why, "give the port's executable, not its directory"}
+	}
+	return &commandError{why, "check the command after --"}
+}
+
+// fatalHint says what to do when the run stopped at a port that could not
+// be started or failed its handshake.
+func fatalHint(fatal string) string {
+	if strings.HasPrefix(fatal, "could not start the port") {
+		return "check that the command runs: a script needs a #! line, or its interpreter first (-- python3 port.py)"
+	}
+	return fmt.Sprintf(`the port must answer {"type":"hello","protocol":"%s"} with one hello line on stdout: pipe that line into it by hand to see what it does (conformance/PROTOCOL.md)`,
+		conformance.Protocol)
+}
+
+// fatalStderr returns the tail of the port's stderr when the run stopped,
+// indented under the error, or "".
+func fatalStderr(r *conformance.Report) string {
+	for _, c := range r.Cases {
+		if c.NotRun && c.Stderr != "" {
+			text := strings.TrimRight(conformance.PrintableLines(c.Stderr), "\n")
+			return "\nstderr of the port (tail):\n    " + strings.ReplaceAll(text, "\n", "\n    ")
+		}
+	}
+	return ""
 }

@@ -1,0 +1,124 @@
+package conformance
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER of prctl(2).
+const prSetChildSubreaper = 36
+
+// becomeSubreaper makes the runner a child subreaper: a process a port
+// started that loses its parent (a grandchild in a new session, say) becomes
+// the runner's child instead of init's, so the runner can reap it.
+var becomeSubreaper = sync.OnceFunc(func() {
+	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
+})
+
+// endDescendants kills every process whose environment holds the port's
+// marker, wherever it is (its group, another group, another session), and
+// reaps those that became the runner's children, as well as every zombie
+// child left of the port's process group (leader's), within about a second.
+// leader, the port's own process, is left to its exec.Cmd to reap.
+func endDescendants(marker string, leader int) {
+	want := []byte(PortMarkerEnv + "=" + marker + "\x00")
+	self := os.Getpid()
+	killed := map[int]bool{}
+	deadline := time.Now().Add(time.Second)
+	for {
+		busy := false
+		for _, pid := range processes() {
+			st, ok := statOf(pid)
+			if !ok || pid == self || pid == leader {
+				continue
+			}
+			if st.pgrp == leader || killed[pid] {
+				busy = true // still to die, or to reap
+			}
+			if st.state == 'Z' {
+				if st.ppid == self && (st.pgrp == leader || killed[pid]) {
+					reap(pid)
+				}
+				continue
+			}
+			env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+			if err == nil && (bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...))) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				killed[pid], busy = true, true
+			}
+		}
+		if !busy || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// reap waits for pid, a child that has ended.
+func reap(pid int) {
+	var ws syscall.WaitStatus
+	_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+}
+
+type procStat struct {
+	state      byte
+	ppid, pgrp int
+}
+
+// statOf reads a process's state, parent and group from /proc.
+func statOf(pid int) (procStat, bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, false
+	}
+	// "pid (comm) state ppid pgrp ...": comm may hold anything but its
+	// last ')'.
+	f := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
+	if len(f) < 3 {
+		return procStat{}, false
+	}
+	ppid, err1 := strconv.Atoi(string(f[1]))
+	pgrp, err2 := strconv.Atoi(string(f[2]))
+	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp}, err1 == nil && err2 == nil
+}
+
+// processes lists the process ids in /proc.
+func processes() []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// EndChildren kills and reaps every child process of the calling process,
+// within about a second; elsewhere than on Linux it does nothing. It is the
+// last sweep of a program whose only children are ports (catalogkit conform
+// calls it before it exits): a descendant of a port that removed
+// [PortMarkerEnv] from its environment became the runner's child when its
+// parent died, the runner being a child subreaper.
+func EndChildren() {
+	self := os.Getpid()
+	deadline := time.Now().Add(time.Second)
+	for {
+		children := 0
+		for _, pid := range processes() {
+			if st, ok := statOf(pid); ok && st.ppid == self {
+				children++
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				reap(pid)
+			}
+		}
+		if children == 0 || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

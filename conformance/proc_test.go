@@ -1,0 +1,143 @@
+//go:build linux
+
+package conformance
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// shHello answers the hello: the start of every shell port below.
+const shHello = `read hello
+echo '{"type":"hello","protocol":"catalogkit-conformance/1","port":{"name":"sh","language":"sh","version":"1"}}'
+`
+
+// shAnswer answers one call with not_implemented (a SKIP). The case the
+// tests run, discover.family.reading-has-change, has two checks.
+const shAnswer = `read call
+seq=$(echo "$call" | sed 's/^{"type":"call","seq":\([0-9]*\).*/\1/')
+echo '{"type":"reply","seq":'"$seq"',"outcome":{"not_implemented":"a shell port"}}'
+`
+
+// waitPid waits for the port's script to write the pid of the process it
+// started into PIDFILE.
+const waitPid = `while [ ! -s "$PIDFILE" ]; do sleep 0.01; done
+`
+
+// TestPortProcesses runs real shell ports that leave processes behind and
+// checks, in /proc, that none survives; and that a port whose own process
+// exited is a CRASH even while a process it started holds its stdout.
+func TestPortProcesses(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("no /proc:", err)
+	}
+	cases := mustCases(t)
+	tests := []struct {
+		name       string
+		script     string
+		wantStatus Status
+		wantInMsg  string
+		// endChildren: the process escapes the marker (it cleared its
+		// environment), so only the last sweep of catalogkit conform,
+		// EndChildren, can end it.
+		endChildren bool
+		reason      string
+	}{
+		{
+			name:       "child holds stdout",
+			script:     `read call; sh -c 'echo $$ > "$PIDFILE"; exec sleep 300' & ` + waitPid + `exit 0`,
+			wantStatus: Crash,
+			wantInMsg:  "port exited before its reply (exit status 0) while a process it started still held its stdout open",
+			reason:     "the port is its process: once it exits, the call has crashed, whoever holds the pipe",
+		},
+		{
+			name: "grandchild in a new session",
+			script: `setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 300' </dev/null >/dev/null 2>&1 &
+` + waitPid + `read call; exit 0`,
+			wantStatus: Crash,
+			wantInMsg:  "port exited before its reply (exit status 0)",
+			reason:     "a process in another session and group still carries the marker",
+		},
+		{
+			name: "grandchild that clears its environment",
+			script: `env -i setsid sh -c 'echo $$ > "$0"; exec sleep 300' "$PIDFILE" </dev/null >/dev/null 2>&1 &
+` + waitPid + `read call; exit 0`,
+			wantStatus:  Crash,
+			wantInMsg:   "port exited before its reply (exit status 0)",
+			endChildren: true,
+			reason:      "an orphan without the marker became the runner's child (subreaper)",
+		},
+		{
+			name:       "port ignores SIGTERM",
+			script:     `trap '' TERM; echo $$ > "$PIDFILE"; ` + shAnswer + shAnswer + `exec sleep 300`,
+			wantStatus: Skip,
+			wantInMsg:  "not implemented: a shell port",
+			reason:     "Close ends a port that ignores the end of its input and SIGTERM",
+		},
+		{
+			name:       "descendant ignores SIGTERM",
+			script:     `(trap '' TERM; sh -c 'echo $$ > "$PIDFILE"; exec sleep 300') </dev/null >/dev/null 2>&1 & ` + waitPid + shAnswer + shAnswer + `exec sleep 300`,
+			wantStatus: Skip,
+			wantInMsg:  "not implemented: a shell port",
+			reason:     "a descendant that ignores SIGTERM is killed with the port",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			port := &Port{
+				Command:        []string{"sh", "-c", shHello + tt.script},
+				Env:            append(os.Environ(), "PIDFILE="+pidFile),
+				StartupTimeout: 10 * time.Second,
+				CallTimeout:    time.Minute, // a TIMEOUT would take this long
+			}
+			rep := (&Runner{Target: port, Run: mustRegexp(t, `^discover\.family\.reading-has-change$`)}).RunCases(cases)
+			port.Close()
+			if tt.endChildren {
+				EndChildren()
+			}
+			if len(rep.Cases) != 1 {
+				t.Fatalf("report has %d cases, want 1", len(rep.Cases))
+			}
+			if got := rep.Cases[0]; got.Status != tt.wantStatus || !strings.Contains(got.Message, tt.wantInMsg) {
+				t.Errorf("%s %q, want %s with %q (%s)", got.Status, got.Message, tt.wantStatus, tt.wantInMsg, tt.reason)
+			}
+			data, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatalf("the port did not write the pid of what it started: %v", err)
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+			if err != nil {
+				t.Fatalf("pid file %q: %v", data, err)
+			}
+			if state := procState(pid); state != "" {
+				t.Errorf("process %d it started is still there after Close (state %s): an orphan (%s)", pid, state, tt.reason)
+				killProcess(pid)
+			}
+		})
+	}
+}
+
+// procState returns the state letter of a process in /proc ("Z" for a
+// zombie that nobody reaped), or "" if it is gone.
+func procState(pid int) string {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+	if f := strings.Fields(rest); len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
+
+func killProcess(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
+}
