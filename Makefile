@@ -39,7 +39,7 @@ browsertest: ## the records page in headless Chromium; screenshots go to the fol
 bench: ## benchmarks: the contract at its maxima, the stdio protocol, pack and verify against zip tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
 	$(GO) test -run '^$$' -bench BenchmarkStdio -benchtime 20x -count 6 ./cmd/catalogkit/
-	bash internal/pack/bench.sh
+	bash internal/archive/bench.sh
 	bash internal/verify/bench.sh
 
 fuzz: ## fuzz the contract and the verifier, a minute each

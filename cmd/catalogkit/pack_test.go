@@ -58,7 +58,7 @@ func TestPackCommand(t *testing.T) {
 	if diff := cmp.Diff(sum+"  catalogkit-0.1.0.zip\n", string(sums)); diff != "" {
 		t.Errorf("SHA256SUMS (-want +got):\n%s", diff)
 	}
-	// The tree hash's value is checked by internal/pack's tests.
+	// The tree hash's value is checked by internal/archive's tests.
 	if !treeHashRE.MatchString(stdout.String()) {
 		t.Errorf("stdout has no tree hash line:\n%s", stdout.String())
 	}
@@ -141,20 +141,30 @@ func TestPackCommandErrors(t *testing.T) {
 			wantCode: 1,
 			wantStderr: []string{
 				"catalogkit: error: refusing to pack", "4 problem(s)",
-				`"catalog/Catalog.go": case-fold or normalization collision`, `"catalog/catalog.go": case-fold or normalization collision`,
-				`"internal/nul.txt": name is reserved or invalid on Windows`,
-				`"testdata/back\\slash": name needs escaping`,
+				`"catalog/Catalog.go": collides with "catalog/catalog.go"`, `"catalog/catalog.go": collides with "catalog/Catalog.go"`, "[case_collision]",
+				`"internal/nul.txt": name is reserved or invalid on Windows`, "[windows_name]",
+				`"testdata/back\\slash": name contains a backslash [backslash]`,
 				"hint:",
 			},
 		},
 		{
 			name:   "missing tree",
-			reason: "a tree without VERSION cannot be packed",
+			reason: "a missing input is could-not-run: exit 3",
 			args: func(dir string) []string {
 				return []string{"pack", "--dir", filepath.Join(dir, "nope"), "--out", filepath.Join(dir, "dist")}
 			},
+			wantCode:   3,
+			wantStderr: []string{"catalogkit: error: cannot read", "no such file or directory"},
+		},
+		{
+			name:   "tree without VERSION",
+			reason: "VERSION names the top folder: the tree is refused, every problem listed",
+			args: func(dir string) []string {
+				os.Remove(filepath.Join(dir, "VERSION"))
+				return []string{"pack", "--dir", dir, "--out", filepath.Join(dir, "dist")}
+			},
 			wantCode:   1,
-			wantStderr: []string{"catalogkit: error: failed to pack", "failed to read version"},
+			wantStderr: []string{"catalogkit: error: refusing to pack", `"VERSION": required file is missing or not a regular file [required_missing]`},
 		},
 	}
 	for _, tt := range tests {

@@ -18,7 +18,7 @@ command -v unzip >/dev/null || { echo "bench.sh: unzip is not installed (apt-get
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/benchpack" ./internal/pack/benchpack
+go build -o "$tmp/benchpack" ./internal/archive/benchpack
 go build -o "$tmp/benchverify" ./internal/verify/benchverify
 cp -r "$SRC" "$tmp/src"
 "$tmp/benchpack" -dir "$tmp/src" -out "$tmp/catalogkit-0.0.0-bench.zip" >/dev/null

@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"github.com/catalogkit/catalogkit/internal/archive"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -109,7 +111,7 @@ func TestRerun(t *testing.T) {
 		files    []tfile
 		noHash   bool
 		noGo     bool
-		wantCode Code // "" means passed
+		wantCode archive.Code // "" means passed
 	}{
 		{name: "pass", reason: "21 cases ran and passed, and the records test", files: fakeRelease(21, nil)},
 		{name: "one-fails", reason: "a failing case fails the step", files: fakeRelease(21, map[int]string{7: "fail"}), wantCode: CodeTestsFailed},

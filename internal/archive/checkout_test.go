@@ -1,4 +1,4 @@
-package pack
+package archive
 
 import (
 	"os"
@@ -47,13 +47,13 @@ func TestCheckCheckout(t *testing.T) {
 		}
 	}
 	err = CheckCheckout(dir)
-	se, ok := err.(*SelectError)
+	se, ok := err.(*RefusalError)
 	if !ok {
-		t.Fatalf("CheckCheckout = %v, want a *SelectError", err)
+		t.Fatalf("CheckCheckout = %v, want a *RefusalError", err)
 	}
 	var got []string
 	for _, p := range se.Problems {
-		got = append(got, p.Path)
+		got = append(got, p.Entry)
 	}
 	want := []string{changed, "catalog/scratch.go"}
 	slices.Sort(want)
