@@ -6,10 +6,13 @@ VERSION := $(shell cat VERSION)
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-test: ## gofmt, vet and every test with the race detector (the README's test command)
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+test: ## gofmt, vet, staticcheck and every test with the race detector (the README's test command)
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	$(GO) test -race -count=1 ./...
 
 build: ## build bin/catalogkit
