@@ -1,10 +1,12 @@
 package archive
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -60,5 +62,77 @@ func TestCheckCheckout(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("problems for %q, want %q (bin/ and dot-files are never packed, so never listed)", got, want)
+	}
+}
+
+// TestCheckCheckoutGitFails checks that a checkout where git cannot answer
+// is refused with CodeGitFailed and git's own words, never packed
+// unchecked: a broken .git, no git on PATH, and a checkout git distrusts
+// ("dubious ownership", as when another user runs pack).
+func TestCheckCheckoutGitFails(t *testing.T) {
+	gitPath := needTool(t, "git")
+	tests := []struct {
+		name   string
+		reason string
+		setup  func(t *testing.T, dir string)
+		want   string // in the error
+	}{
+		{
+			name:   "broken .git",
+			reason: "a .git file pointing nowhere",
+			setup: func(t *testing.T, dir string) {
+				os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: /nonexistent\n"), 0o644)
+			},
+			want: "not a git repository",
+		},
+		{
+			name:   "no git",
+			reason: "git is not installed",
+			setup: func(t *testing.T, dir string) {
+				if out, err := exec.Command(gitPath, "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+					t.Fatalf("git init: %v\n%s", err, out)
+				}
+				t.Setenv("PATH", t.TempDir())
+			},
+			want: "executable file not found",
+		},
+		{
+			name:   "dubious ownership",
+			reason: "safe.directory refuses a checkout owned by someone else",
+			setup: func(t *testing.T, dir string) {
+				if out, err := exec.Command(gitPath, "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+					t.Fatalf("git init: %v\n%s", err, out)
+				}
+				// git compares the owner with the effective user; giving
+				// the checkout another owner needs root. No global config,
+				// so no safe.directory entry trusts it.
+				if os.Geteuid() != 0 {
+					t.Skip("SKIPPED: needs root to give the checkout another owner")
+				}
+				filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+					if err == nil {
+						os.Lchown(p, 12345, 12345)
+					}
+					return nil
+				})
+				t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "none"))
+			},
+			want: "dubious ownership",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, sampleTree(), plain)
+			tt.setup(t, dir)
+			err := CheckCheckout(dir)
+			var re *RefusalError
+			if !errors.As(err, &re) || len(re.Problems) != 1 || re.Problems[0].Code != CodeGitFailed {
+				t.Fatalf("%s: CheckCheckout = %v, want one %s refusal", tt.reason, err, CodeGitFailed)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: the refusal does not say why (%q):\n%v", tt.reason, tt.want, err)
+			}
+		})
 	}
 }
