@@ -210,7 +210,9 @@ func TestVerifyInterrupt(t *testing.T) {
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "verify", "--sums", sums, archive)
 	marker := filepath.Join(t.TempDir(), "started")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "CATALOGKIT_TEST_MARKER="+marker)
+	// An empty user cache folder: catalogkit's build cache goes there, not
+	// into the real one.
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+t.TempDir(), "HOME="+t.TempDir(), "CATALOGKIT_TEST_MARKER="+marker)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -231,10 +233,12 @@ func TestVerifyInterrupt(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGINT)
+	signalled := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
+		t.Logf("catalogkit ended %v after SIGINT", time.Since(signalled))
 		if code := cmd.ProcessState.ExitCode(); code != 130 {
 			t.Errorf("exit %d (%v), want 130 (SIGINT)", code, err)
 		}

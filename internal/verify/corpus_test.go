@@ -1,8 +1,6 @@
 package verify
 
 import (
-	"github.com/catalogkit/catalogkit/internal/archive"
-
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -17,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // A hostile archive: a mutation of the good one (or raw bytes), the reason it

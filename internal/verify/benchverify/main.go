@@ -50,7 +50,7 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		fmt.Printf("%s  %s\n", sum, filepath.Base(name))
+		fmt.Printf("%s  %s\n", sum, name)
 		return
 	}
 	rep := verify.Verify(context.Background(), name, verify.Options{
