@@ -62,11 +62,7 @@ var testHookPoint func(point string) error
 // temporary files are removed and outDir is as it was. Once step 3 has
 // begun, cancellation is ignored: the renames take milliseconds.
 func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *Result, err error) {
-	files, err := Select(dir)
-	if err != nil {
-		return nil, err
-	}
-	version, err := ReadVersion(dir)
+	version, files, err := selectRelease(dir)
 	if err != nil {
 		return nil, err
 	}

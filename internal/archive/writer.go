@@ -43,18 +43,26 @@ type Result struct {
 }
 
 // Pack builds the archive of the release tree rooted at dir and writes it to
-// w: it reads the version with [ReadVersion], selects the files with
-// [Select] and calls [Build].
+// w: it selects the files with [Select], reads the version with
+// [ReadVersion] and calls [Build].
 func Pack(ctx context.Context, dir string, w io.Writer, opts Options) (*Result, error) {
-	files, err := Select(dir)
-	if err != nil {
-		return nil, err
-	}
-	version, err := ReadVersion(dir)
+	version, files, err := selectRelease(dir)
 	if err != nil {
 		return nil, err
 	}
 	return Build(ctx, dir, version, files, w, opts)
+}
+
+// selectRelease returns the version and the files of the release tree dir:
+// the files first, so that a missing VERSION is listed with every other
+// problem of the tree.
+func selectRelease(dir string) (string, []File, error) {
+	files, err := Select(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	version, err := ReadVersion(dir)
+	return version, files, err
 }
 
 // entry is one file read and compressed.

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,6 +14,10 @@ import (
 
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
+
+// inMemory is the largest archive step 1 reads into memory; a larger one is
+// hashed as it streams and read again by the later steps.
+const inMemory = 256 << 20
 
 // stepHash opens the archive, checks that it is a regular file of a size the
 // format allows, computes its SHA-256 and compares it with the expected
@@ -31,7 +36,24 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 	if fi.Size() > archive.MaxSize {
 		return []*archive.Error{errf(archive.CodeTooLarge, filepath.Base(v.rep.Archive), "%d bytes: no archive of this format reaches 4 GiB (it never uses ZIP64), so it was not read", fi.Size())}
 	}
-	got, n, rerr := HashFile(f)
+	var got string
+	var n int64
+	var rerr error
+	if fi.Size() <= inMemory {
+		// Read it once, hash those bytes and parse the very same bytes:
+		// nothing read later can differ from what was hashed, and the
+		// later steps make no more reads of the file.
+		var data []byte
+		data, rerr = io.ReadAll(io.LimitReader(f, inMemory+1))
+		if rerr == nil && int64(len(data)) > inMemory {
+			rerr = errors.New("the archive grew while it was read")
+		}
+		sum := sha256.Sum256(data)
+		got, n, v.src = hex.EncodeToString(sum[:]), int64(len(data)), bytes.NewReader(data)
+	} else {
+		got, n, rerr = HashFile(f)
+		v.src = f
+	}
 	if rerr != nil {
 		return []*archive.Error{ioErr(v.rep.Archive, "reading archive", rerr)}
 	}

@@ -11,7 +11,7 @@ import (
 // entry on all cores, each worker reusing one [archive.Stream], so that every
 // size and CRC-32 is checked before anything is written.
 func (v *verifier) stepParse(s *StepResult) []*archive.Error {
-	a, err := archive.NewReader(v.f, v.rep.Size, v.lim)
+	a, err := archive.NewReader(v.src, v.rep.Size, v.lim)
 	if err != nil {
 		return []*archive.Error{archive.AsError(err)}
 	}

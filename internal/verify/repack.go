@@ -15,8 +15,8 @@ import (
 )
 
 // stepRepack packs the extracted tree again with the writer, on all cores,
-// and compares the bytes as they stream with the archive's (read through
-// the handle step 1 opened), then their SHA-256 with step 1's.
+// and compares the bytes as they stream with the archive's as step 1 read
+// them, then their SHA-256 with step 1's.
 func (v *verifier) stepRepack(s *StepResult) []*archive.Error {
 	repack := v.opts.Repack
 	if repack == nil {
@@ -24,7 +24,7 @@ func (v *verifier) stepRepack(s *StepResult) []*archive.Error {
 			return archive.Pack(ctx, dir, w, archive.Options{Limits: v.lim})
 		}
 	}
-	want := bufio.NewReaderSize(io.NewSectionReader(v.f, 0, v.rep.Size+1), 256<<10)
+	want := bufio.NewReaderSize(io.NewSectionReader(v.src, 0, v.rep.Size+1), 256<<10)
 	cw := &compareWriter{want: want, h: sha256.New(), diff: -1}
 	res, err := repack(v.ctx, filepath.Join(v.dir, v.root), cw)
 	if err != nil {

@@ -95,6 +95,7 @@ type verifier struct {
 	rep  *Report
 
 	f      *os.File        // the archive, open read-only
+	src    io.ReaderAt     // its bytes as step 1 hashed them: in memory, or f
 	arch   *archive.Reader // step 2
 	dir    string          // the fresh directory (or KeepDir)
 	remove bool            // whether dir is ours to remove
