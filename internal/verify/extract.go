@@ -15,10 +15,10 @@ import (
 // stepExtract checks every name before anything is written, then writes the
 // files into a fresh 0700 directory. The work is shaped by where the system
 // time goes when creating thousands of files: the folders are made first, in
-// order; then each worker takes a whole folder, opens it once as an
-// [os.Root], and creates each of its files there with one openat (O_EXCL,
-// never following a link, in a folder nobody else can write), its writes and
-// a close. The mode is given at creation (0600, or 0700 for an executable),
+// order; then each worker takes a whole folder, opens it once
+// ([dirHandle]), and creates each of its files there with one openat
+// (O_EXCL, never following a link, in a folder nobody else can write), its
+// writes and a close. The mode is given at creation (0600, or 0700 for an executable),
 // so there is no chmod; there is no per-file sync either: the tree is
 // scratch, removed at the end, and step 4 reads back what is on disk.
 func (v *verifier) stepExtract(s *StepResult) []*archive.Error {
@@ -102,27 +102,23 @@ func folders(r *os.Root, entries []*archive.Entry) ([]folder, error) {
 // extractFolder writes the entries of one folder, checking each entry's data
 // again while it streams (the archive could change between steps).
 func extractFolder(r *os.Root, a *archive.Reader, g folder, st *archive.Stream) *archive.Error {
-	dir, err := r.OpenRoot(g.dir)
+	dir, err := openDir(r, g.dir)
 	if err != nil {
 		return &archive.Error{Code: archive.CodeIO, Entry: g.dir, Offset: -1, Detail: "opening directory", Err: err}
 	}
-	defer dir.Close()
+	defer dir.close()
 	for _, e := range g.entries {
 		perm := fs.FileMode(0o600)
 		if e.Attrs == archive.AttrsExec {
 			perm = 0o700
 		}
-		f, err := dir.OpenFile(path.Base(e.Name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if err != nil {
-			return &archive.Error{Code: archive.CodeIO, Entry: e.Name, Offset: -1, Detail: "creating file", Err: err}
-		}
 		st.Reset(a, e)
-		_, err = st.WriteTo(f)
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = &archive.Error{Code: archive.CodeIO, Entry: e.Name, Offset: -1, Detail: "closing file", Err: cerr}
-		}
-		if err != nil {
-			return archive.AsError(err)
+		if err := dir.create(path.Base(e.Name), perm, st, nil); err != nil {
+			var ae *archive.Error
+			if errors.As(err, &ae) {
+				return ae
+			}
+			return &archive.Error{Code: archive.CodeIO, Entry: e.Name, Offset: -1, Detail: "writing file", Err: err}
 		}
 	}
 	return nil

@@ -1,10 +1,7 @@
 package verify
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -17,8 +14,8 @@ import (
 // stepManifest compares the manifest with the files as they are on disk, not
 // as the archive said: it lists the extracted tree, parses MANIFEST.sha256
 // with [archive.ParseManifest], then reads back every listed file on all
-// cores (one handle per folder, one open, fstat and read per file) for its
-// SHA-256, size and executable bit.
+// cores (one [dirHandle] per folder; per file one open, fstat, the reads and
+// a close) for its SHA-256, size and executable bit.
 func (v *verifier) stepManifest(s *StepResult) []*archive.Error {
 	r, err := os.OpenRoot(filepath.Join(v.dir, v.root))
 	if err != nil {
@@ -140,41 +137,18 @@ func (v *verifier) readBack(r *os.Root, files []archive.File, onDisk map[string]
 			bufs[w] = make([]byte, 256<<10)
 		}
 		g := groups[gi]
-		dir, err := r.OpenRoot(path.Dir(files[g[0]].Path))
+		dir, err := openDir(r, path.Dir(files[g[0]].Path))
 		if err != nil {
 			return ioErr(path.Dir(files[g[0]].Path), "opening directory", err)
 		}
-		defer dir.Close()
+		defer dir.close()
 		for _, i := range g {
 			p := files[i].Path
-			f, err := dir.Open(path.Base(p))
-			if err != nil {
-				return ioErr(p, "reading file", err)
-			}
-			got[i], err = hashOpen(f, bufs[w])
-			f.Close()
-			if err != nil {
+			if got[i], err = dir.hash(path.Base(p), bufs[w]); err != nil {
 				return ioErr(p, "reading file", err)
 			}
 		}
 		return nil
 	})
 	return got, err
-}
-
-// hashOpen returns the size, mode and SHA-256 of the open regular file f.
-func hashOpen(f *os.File, buf []byte) (archive.File, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return archive.File{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		return archive.File{}, fmt.Errorf("not a regular file")
-	}
-	h := sha256.New()
-	n, err := io.CopyBuffer(h, struct{ io.Reader }{f}, buf)
-	if err != nil {
-		return archive.File{}, err
-	}
-	return archive.File{Size: n, Mode: fi.Mode().Perm(), SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
