@@ -15,9 +15,13 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-// inMemory is the largest archive step 1 reads into memory; a larger one is
-// hashed as it streams and read again by the later steps.
-const inMemory = 256 << 20
+// inMemory is the largest archive step 1 reads into memory, so that the
+// later steps parse exactly the bytes it hashed. A larger one is hashed as
+// it streams through one reused buffer (faulting in a fresh buffer of tens
+// of megabytes costs more system time than the hash itself) and read again
+// by the later steps; the repack's final SHA-256 comparison with step 1's
+// then catches any change to the file in between.
+const inMemory = 8 << 20
 
 // stepHash opens the archive, checks that it is a regular file of a size the
 // format allows, computes its SHA-256 and compares it with the expected
@@ -43,10 +47,11 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 		// Read it once, hash those bytes and parse the very same bytes:
 		// nothing read later can differ from what was hashed, and the
 		// later steps make no more reads of the file.
-		var data []byte
-		data, rerr = io.ReadAll(io.LimitReader(f, inMemory+1))
-		if rerr == nil && int64(len(data)) > inMemory {
-			rerr = errors.New("the archive grew while it was read")
+		data := make([]byte, fi.Size())
+		if _, rerr = io.ReadFull(f, data); rerr == nil {
+			if k, _ := f.Read(make([]byte, 1)); k > 0 {
+				rerr = errors.New("the archive grew while it was read")
+			}
 		}
 		sum := sha256.Sum256(data)
 		got, n, v.src = hex.EncodeToString(sum[:]), int64(len(data)), bytes.NewReader(data)
