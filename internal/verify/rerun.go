@@ -175,7 +175,10 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 // cache is the plan's (catalogkit's own, see [BuildCache], or a fresh one in
 // scratch when Cold); temporary files (GOTMPDIR for the go command, TMPDIR
 // for the tests) go in scratch, which is removed even if the processes are
-// killed. CI is dropped too: in this repository CI=true turns a missing
+// killed. -trimpath keeps the extraction folder's random name out of the
+// build's inputs, so that a second verify of the same archive finds its
+// packages compiled in the cache instead of compiling them again. CI is
+// dropped too: in this repository CI=true turns a missing
 // optional tool (python3 for the Python port's tests) from a loud skip into
 // a failure, and the re-run must need only a Go toolchain. It returns the
 // environment and a note for the report on the build cache used.
@@ -211,7 +214,7 @@ func testEnv(p *TestPlan, scratch string) (env []string, cacheNote string, err *
 	}
 	env = append(env,
 		"GOPROXY=off", "GOSUMDB=off", "GONOSUMDB=", "GOPRIVATE=",
-		"GOFLAGS=-mod=readonly -buildvcs=false",
+		"GOFLAGS=-mod=readonly -buildvcs=false -trimpath",
 		"GOMODCACHE="+filepath.Join(scratch, "gomodcache"), "GOCACHE="+gocache,
 		"GOTOOLCHAIN=local", "GOWORK=off", "GOENV=off", "CGO_ENABLED=0",
 		"GOTMPDIR="+tmp, "TMPDIR="+tmp,

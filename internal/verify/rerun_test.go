@@ -238,7 +238,7 @@ func TestTestEnv(t *testing.T) {
 			}
 			want := map[string]string{
 				"GOCACHE": strings.ReplaceAll(tt.wantCache, scratch, "SCRATCH"), "GOMODCACHE": "SCRATCH/gomodcache",
-				"GOPROXY": "off", "GOFLAGS": "-mod=readonly -buildvcs=false", "TMPDIR": "SCRATCH/tmp", "CI": "",
+				"GOPROXY": "off", "GOFLAGS": "-mod=readonly -buildvcs=false -trimpath", "TMPDIR": "SCRATCH/tmp", "CI": "",
 			}
 			for k, w := range want {
 				if got[k] != w {
