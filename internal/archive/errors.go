@@ -66,7 +66,6 @@ const (
 // The writer's own refusals of a tree.
 const (
 	CodeMissingFile Code = "required_missing" // VERSION or go.mod missing or not a regular file
-	CodeReplaced    Code = "replaced"         // a file changed type or identity while it was packed
 	CodeUntracked   Code = "untracked"        // a file git does not track (in a checkout)
 	CodeUncommitted Code = "uncommitted"      // a file changed since the last commit (in a checkout)
 	CodeGitFailed   Code = "git_failed"       // git could not say what is committed

@@ -307,20 +307,14 @@ func (c *compressor) read(f io.Reader, size, limit int64) ([]byte, error) {
 }
 
 // file reads one file, refusing anything but a regular file, and compresses
-// it.
+// it. It opens without following a link and without blocking (noFollow), so
+// that a file replaced by a link or a FIFO after Select listed it is refused
+// rather than followed or waited on; the open file is what it checks.
 func (c *compressor) file(dir, rel string, lim Limits) (*entry, error) {
-	name := filepath.Join(dir, filepath.FromSlash(rel))
-	before, err := os.Lstat(name)
-	if err != nil {
-		return nil, err
+	f, err := os.OpenFile(filepath.Join(dir, filepath.FromSlash(rel)), os.O_RDONLY|noFollow, 0)
+	if isLink(err) {
+		return nil, Errorf(CodeNotRegular, rel, "symbolic link (only regular files are packed)")
 	}
-	if _, pe := regular(rel, before); pe != nil {
-		return nil, pe
-	}
-	if before.Size() > lim.MaxFileSize {
-		return nil, Errorf(CodeFileTooLarge, rel, "%d bytes, the limit is %d", before.Size(), lim.MaxFileSize)
-	}
-	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
@@ -329,8 +323,11 @@ func (c *compressor) file(dir, rel string, lim Limits) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !os.SameFile(before, after) || !after.Mode().IsRegular() {
-		return nil, Errorf(CodeReplaced, rel, "file was replaced while packing")
+	if _, pe := regular(rel, after); pe != nil {
+		return nil, pe
+	}
+	if after.Size() > lim.MaxFileSize {
+		return nil, Errorf(CodeFileTooLarge, rel, "%d bytes, the limit is %d", after.Size(), lim.MaxFileSize)
 	}
 	data, err := c.read(f, after.Size(), lim.MaxFileSize)
 	if err != nil {
