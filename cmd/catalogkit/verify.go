@@ -93,7 +93,10 @@ func runVerify(c *cli, args []string) int {
 		h := ""
 		switch f.Code() {
 		case archive.CodeIO, verify.CodeNotFile:
-			c.printError("give the path of a regular file: the downloaded archive (and its SHA256SUMS)", "could not verify: %s", f.Summary)
+			if f.Step == verify.StepHash {
+				h = "give the path of a regular file: the downloaded archive (and its SHA256SUMS)"
+			}
+			c.printError(h, "could not verify: %s", f.Summary)
 			return 3
 		case verify.CodeNoGo:
 			h = "install Go (https://go.dev/dl/) and put it on PATH, or pass --no-exec"
