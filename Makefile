@@ -6,10 +6,13 @@ VERSION := $(shell cat VERSION)
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-test: ## gofmt, vet and every test with the race detector (the README's test command); warns about skipped tests
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+test: ## gofmt, vet, staticcheck and every test with the race detector (the README's test command); warns about skipped tests
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	$(GO) run ./internal/testrun $(TESTRUN) -- $(GO) test -race -count=1 ./...
 
 build: ## build bin/catalogkit
@@ -41,11 +44,11 @@ readme: ## run every command in README.md as printed, in order, in a copy of the
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
-bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, pack and verify against zip tools
+bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, pack and verify against zip tools, sha256sum and go test
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
 	$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/
 	$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/
-	bash internal/pack/bench.sh
+	bash internal/archive/bench.sh
 	bash internal/verify/bench.sh
 
 fuzz: ## fuzz the contract, the verifier and the conformance runner, a minute each

@@ -145,8 +145,6 @@ func (n *node) set(key string, v *node) {
 	n.vals = append(n.vals, v)
 }
 
-var jsonNull = &node{kind: kNull, lit: "null"}
-
 // maxDepth bounds the nesting the runner reads, from case files and from
 // ports alike.
 const maxDepth = 64

@@ -6,10 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -58,7 +62,7 @@ func TestPackCommand(t *testing.T) {
 	if diff := cmp.Diff(sum+"  catalogkit-0.1.0.zip\n", string(sums)); diff != "" {
 		t.Errorf("SHA256SUMS (-want +got):\n%s", diff)
 	}
-	// The tree hash's value is checked by internal/pack's tests.
+	// The tree hash's value is checked by internal/archive's tests.
 	if !treeHashRE.MatchString(stdout.String()) {
 		t.Errorf("stdout has no tree hash line:\n%s", stdout.String())
 	}
@@ -141,20 +145,30 @@ func TestPackCommandErrors(t *testing.T) {
 			wantCode: 1,
 			wantStderr: []string{
 				"catalogkit: error: refusing to pack", "4 problem(s)",
-				`"catalog/Catalog.go": case-fold or normalization collision`, `"catalog/catalog.go": case-fold or normalization collision`,
-				`"internal/nul.txt": name is reserved or invalid on Windows`,
-				`"testdata/back\\slash": name needs escaping`,
+				`"catalog/Catalog.go": collides with "catalog/catalog.go"`, `"catalog/catalog.go": collides with "catalog/Catalog.go"`, "[case_collision]",
+				`"internal/nul.txt": name is reserved or invalid on Windows`, "[windows_name]",
+				`"testdata/back\\slash": name contains a backslash [backslash]`,
 				"hint:",
 			},
 		},
 		{
 			name:   "missing tree",
-			reason: "a tree without VERSION cannot be packed",
+			reason: "a missing input is could-not-run: exit 3",
 			args: func(dir string) []string {
 				return []string{"pack", "--dir", filepath.Join(dir, "nope"), "--out", filepath.Join(dir, "dist")}
 			},
+			wantCode:   3,
+			wantStderr: []string{"catalogkit: error: cannot read", "no such file or directory"},
+		},
+		{
+			name:   "tree without VERSION",
+			reason: "VERSION names the top folder: the tree is refused, every problem listed",
+			args: func(dir string) []string {
+				os.Remove(filepath.Join(dir, "VERSION"))
+				return []string{"pack", "--dir", dir, "--out", filepath.Join(dir, "dist")}
+			},
 			wantCode:   1,
-			wantStderr: []string{"catalogkit: error: failed to pack", "failed to read version"},
+			wantStderr: []string{"catalogkit: error: refusing to pack", `"VERSION": required file is missing or not a regular file [required_missing]`},
 		},
 	}
 	for _, tt := range tests {
@@ -183,5 +197,59 @@ func TestPackCommandErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPackSignal sends SIGTERM to a real catalogkit pack while it
+// compresses, and requires exit 143, the temporary files removed and the
+// output folder as it was (here: the lock file alone).
+func TestPackSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := filepath.Join(t.TempDir(), "catalogkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, smallTree)
+	// 48 MiB of varied text: seconds of Deflate at level 8.
+	var big strings.Builder
+	for i := 0; big.Len() < 48<<20; i++ {
+		fmt.Fprintf(&big, "line %d: %x\n", i, sha256.Sum256([]byte(strconv.Itoa(i))))
+	}
+	writeFiles(t, dir, map[string]string{"testdata/big.txt": big.String()})
+	out := filepath.Join(t.TempDir(), "dist")
+	cmd := exec.Command(bin, "pack", "--dir", dir, "--out", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if tmp, _ := filepath.Glob(filepath.Join(out, ".catalogkit-*.tmp")); len(tmp) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("pack never started writing\n%s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	signalled := time.Now()
+	cmd.Wait()
+	t.Logf("pack ended %v after SIGTERM", time.Since(signalled))
+	if code := cmd.ProcessState.ExitCode(); code != 143 {
+		t.Errorf("exit %d, want 143 (SIGTERM)\n%s", code, stderr.String())
+	}
+	left, _ := os.ReadDir(out)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{".catalogkit.lock"}, names); diff != "" {
+		t.Errorf("left in the output folder (-want +got):\n%s", diff)
 	}
 }

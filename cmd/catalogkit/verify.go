@@ -6,8 +6,10 @@ import (
 	"flag"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
+	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/verify"
 )
 
@@ -16,7 +18,12 @@ cd dist && sha256sum -c SHA256SUMS && cd ..
 catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-0.1.0.zip
 catalogkit verify --sha256 <hex> --no-exec --json catalogkit-0.1.0.zip`
 
-// runVerify checks a release archive: see package verify for the steps.
+// runVerify checks a release archive: see package verify for the steps. The
+// text report streams: each step's line is printed as the step ends. Exit
+// status: 0 every requested step passed; 1 a check failed; 2 bad usage; 3
+// could not run (the archive or SHA256SUMS cannot be read or is not a
+// regular file, an I/O error); 130/143 after SIGINT/SIGTERM, with the
+// extracted tree and the go command's folders removed.
 func runVerify(c *cli, args []string) int {
 	fs := c.flags("verify", "[flags] ARCHIVE", verifyExample)
 	sum := fs.String("sha256", "", "expected SHA-256 of the archive, in hex (checked before parsing)")
@@ -24,13 +31,14 @@ func runVerify(c *cli, args []string) int {
 	keep := fs.String("keep", "", "extract into `DIR` and leave it there (DIR must not exist or be empty)")
 	noExec := fs.Bool("no-exec", false, "do not re-run the archive's tests (the step is reported as not run)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	lim := verify.DefaultLimits
-	fs.IntVar(&lim.MaxEntries, "max-entries", lim.MaxEntries, "most entries an archive may have")
+	cold := fs.Bool("cold-cache", false, "re-run the tests with an empty build cache made for this run and removed after it, instead of catalogkit's own cache (slower: compiles the standard library)")
+	lim := archive.DefaultLimits
+	fs.IntVar(&lim.MaxEntries, "max-entries", lim.MaxEntries, "most entries an archive may have (catalogkit pack writes within the defaults)")
 	fs.Int64Var(&lim.MaxFileSize, "max-file-size", lim.MaxFileSize, "most uncompressed bytes of one file")
 	fs.Int64Var(&lim.MaxTotalSize, "max-total-size", lim.MaxTotalSize, "most uncompressed bytes of all files")
 	fs.Int64Var(&lim.MaxRatio, "max-ratio", lim.MaxRatio, "most an entry may expand (uncompressed ≤ ratio × compressed + 64 KiB)")
 
-	archive, code, ok := parseWithOneArg(c, fs, args)
+	path, code, ok := parseWithOneArg(c, fs, args)
 	if !ok {
 		return code
 	}
@@ -40,10 +48,8 @@ func runVerify(c *cli, args []string) int {
 		return c.usageError(hint, "give at most one of --sha256 and --sums")
 	case len(*sum) != 64 && *sum != "":
 		return c.usageError(hint, "--sha256 %q is not 64 hex digits", *sum)
-	case lim.MaxEntries <= 0 || lim.MaxFileSize <= 0 || lim.MaxTotalSize <= 0 || lim.MaxRatio <= 0:
-		return c.usageError(hint, "limits must be positive")
-	case lim.MaxFileSize >= 1<<32:
-		return c.usageError(hint, "--max-file-size must be below 4 GiB (the packager never writes zip64)")
+	case lim.Check() != nil:
+		return c.usageError(hint, "%v", lim.Check())
 	}
 	if *keep != "" {
 		if ents, err := os.ReadDir(*keep); err == nil && len(ents) > 0 {
@@ -53,20 +59,32 @@ func runVerify(c *cli, args []string) int {
 		}
 	}
 
-	// Ctrl-C cancels the run; Verify removes its directory before returning.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop, signalled := interruptible()
 	defer stop()
-	rep := verify.Verify(ctx, archive, verify.Options{
+	opts := verify.Options{
 		SHA256: *sum, SumsFile: *sums, Limits: lim, KeepDir: *keep, NoExec: *noExec,
-	})
+	}
+	if *cold {
+		opts.Tests = verify.ReleaseTests()
+		opts.Tests.Cold = true
+	}
+	if !*asJSON {
+		opts.OnStep = verify.TextStream(c.stdout)
+	}
+	rep := verify.Verify(ctx, path, opts)
 	if *asJSON {
 		enc := json.NewEncoder(c.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			return c.errorf("", "failed to write report: %v", err)
+			c.printError("", "failed to write report: %v", err)
+			return 3
 		}
 	} else {
-		rep.WriteText(c.stdout)
+		rep.WriteVerdict(c.stdout)
+	}
+	if code := signalled(); code != 0 {
+		c.printError("", "interrupted: the extracted tree and temporary folders were removed")
+		return code
 	}
 	if rep.OK() {
 		return 0
@@ -74,11 +92,17 @@ func runVerify(c *cli, args []string) int {
 	if f := rep.FailedStep(); f != nil {
 		h := ""
 		switch f.Code() {
+		case archive.CodeIO, verify.CodeNotFile:
+			if f.Step == verify.StepHash {
+				h = "give the path of a regular file: the downloaded archive (and its SHA256SUMS)"
+			}
+			c.printError(h, "could not verify: %s", f.Summary)
+			return 3
 		case verify.CodeNoGo:
 			h = "install Go (https://go.dev/dl/) and put it on PATH, or pass --no-exec"
 		case verify.CodeArchiveHash:
 			h = "the archive is not the published one: download it again from the release page"
-		case verify.CodeTooManyEntries, verify.CodeFileTooLarge, verify.CodeTotalTooLarge, verify.CodeRatio:
+		case archive.CodeTooManyEntries, archive.CodeFileTooLarge, archive.CodeTotalTooLarge, archive.CodeRatio:
 			h = "if you trust this archive's size, raise the limit with --max-entries, --max-file-size, --max-total-size or --max-ratio"
 		}
 		return c.errorf(h, "verification failed at step %s: %s", f.Step, f.Summary)
@@ -101,4 +125,29 @@ func parseWithOneArg(c *cli, fs *flag.FlagSet, args []string) (string, int, bool
 		return "", code, false
 	}
 	return arg, 0, true
+}
+
+// interruptible returns a context cancelled by SIGINT or SIGTERM, the
+// function that stops listening, and one that returns the exit status for
+// the signal received (130 for SIGINT, 143 for SIGTERM), or 0 if none came.
+func interruptible() (ctx context.Context, stop func(), signalled func() int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var code atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			code.Store(128 + int32(sig.(syscall.Signal)))
+			cancel()
+		case <-done:
+		}
+	}()
+	stop = func() {
+		signal.Stop(ch)
+		close(done)
+		cancel()
+	}
+	return ctx, stop, func() int { return int(code.Load()) }
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogkit/catalogkit/internal/pack"
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // releaseTree writes a small release-shaped tree: 21 case files and a
@@ -70,20 +71,20 @@ func TestConformance(t *testing.T) {
 
 // release packs a release tree into a dist directory and returns the
 // archive's and SHA256SUMS's paths.
-func release(t *testing.T, tree string) (archive, sums string) {
+func release(t *testing.T, tree string) (zip, sums string) {
 	t.Helper()
 	dist := t.TempDir()
-	res, err := pack.WriteRelease(tree, dist, pack.Options{})
+	res, err := archive.WriteRelease(context.Background(), tree, dist, archive.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dist, res.Name), filepath.Join(dist, pack.SumsName)
+	return filepath.Join(dist, res.Name), filepath.Join(dist, archive.SumsName)
 }
 
 func TestVerifyCommand(t *testing.T) {
-	archive, sums := release(t, releaseTree(t, 0))
-	tampered := filepath.Join(t.TempDir(), filepath.Base(archive))
-	data, _ := os.ReadFile(archive)
+	zip, sums := release(t, releaseTree(t, 0))
+	tampered := filepath.Join(t.TempDir(), filepath.Base(zip))
+	data, _ := os.ReadFile(zip)
 	data = append(data, "trailing"...)
 	os.WriteFile(tampered, data, 0o644)
 	nonEmpty := t.TempDir()
@@ -100,37 +101,37 @@ func TestVerifyCommand(t *testing.T) {
 		wantNotOut []string
 	}{
 		{name: "sums", reason: "the third party's path, without running code",
-			args: []string{"--sums", sums, "--no-exec", archive}, wantCode: 0,
+			args: []string{"--sums", sums, "--no-exec", zip}, wantCode: 0,
 			wantOut:    []string{"1 hash     passed", "4 manifest passed  hashes match", "5 repack   passed", "6 tests    not run --no-exec given", "result   ok"},
 			wantNotOut: []string{"tests passed"}},
 		{name: "flags-after-archive", reason: "flags may follow the archive",
-			args: []string{archive, "--no-exec"}, wantCode: 0,
+			args: []string{zip, "--no-exec"}, wantCode: 0,
 			wantOut: []string{"1 hash     not run no --sha256 or --sums given: the archive's identity was not checked"}},
 		{name: "no-identity-no-exec-flag", reason: "code from an unidentified archive is not run, and that is not success",
-			args: []string{archive}, wantCode: 1,
+			args: []string{zip}, wantCode: 1,
 			wantOut: []string{"6 tests    not run the archive's identity was not checked"},
 			wantErr: []string{"catalogkit: error: verification incomplete", "hint: give --sha256 or --sums"}},
 		{name: "wrong-hash", reason: "hash mismatch fails step 1 and nothing else runs",
-			args: []string{"--sha256", strings.Repeat("0", 64), "--no-exec", archive}, wantCode: 1,
+			args: []string{"--sha256", strings.Repeat("0", 64), "--no-exec", zip}, wantCode: 1,
 			wantOut: []string{"1 hash     failed", "[archive_hash_mismatch]", "2 parse    not run the archive hash did not match"},
 			wantErr: []string{"catalogkit: error: verification failed at step hash", "hint: the archive is not the published one"}},
 		{name: "trailing-bytes", reason: "a hostile archive fails the strict parse",
 			args: []string{"--no-exec", tampered}, wantCode: 1,
 			wantOut: []string{"2 parse    failed", "[trailing_data]"}},
 		{name: "keep", reason: "--keep leaves the tree in a new directory",
-			args: []string{"--keep", keep, "--sums", sums, "--no-exec", archive}, wantCode: 0,
+			args: []string{"--keep", keep, "--sums", sums, "--no-exec", zip}, wantCode: 0,
 			wantOut: []string{"kept     extracted tree left in"}},
 		{name: "keep-not-empty", reason: "--keep must not name a non-empty directory",
-			args: []string{"--keep", nonEmpty, "--no-exec", archive}, wantCode: 2,
+			args: []string{"--keep", nonEmpty, "--no-exec", zip}, wantCode: 2,
 			wantErr: []string{"is not empty"}},
 		{name: "both-hashes", reason: "--sha256 and --sums exclude each other",
-			args: []string{"--sha256", strings.Repeat("0", 64), "--sums", sums, archive}, wantCode: 2},
+			args: []string{"--sha256", strings.Repeat("0", 64), "--sums", sums, zip}, wantCode: 2},
 		{name: "bad-sha256", reason: "--sha256 must be 64 hex digits",
-			args: []string{"--sha256", "abc", archive}, wantCode: 2},
+			args: []string{"--sha256", "abc", zip}, wantCode: 2},
 		{name: "no-archive", reason: "the archive is required",
 			args: []string{"--no-exec"}, wantCode: 2, wantErr: []string{"missing ARCHIVE"}},
 		{name: "two-archives", reason: "only one archive",
-			args: []string{archive, archive}, wantCode: 2},
+			args: []string{zip, zip}, wantCode: 2},
 		{name: "help", reason: "-h shows usage and an example",
 			args: []string{"-h"}, wantCode: 0, wantOut: []string{"usage: catalogkit verify", "example:"}},
 	}
@@ -158,7 +159,7 @@ func TestVerifyCommand(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Stat(filepath.Join(keep, "catalogkit-0.1.0", pack.ManifestName)); err != nil {
+	if _, err := os.Stat(filepath.Join(keep, "catalogkit-0.1.0", archive.ManifestName)); err != nil {
 		t.Errorf("--keep: %v", err)
 	}
 }
@@ -209,7 +210,9 @@ func TestVerifyInterrupt(t *testing.T) {
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "verify", "--sums", sums, archive)
 	marker := filepath.Join(t.TempDir(), "started")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "CATALOGKIT_TEST_MARKER="+marker)
+	// An empty user cache folder: catalogkit's build cache goes there, not
+	// into the real one.
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+t.TempDir(), "HOME="+t.TempDir(), "CATALOGKIT_TEST_MARKER="+marker)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -230,12 +233,14 @@ func TestVerifyInterrupt(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGINT)
+	signalled := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		if code := cmd.ProcessState.ExitCode(); code != 1 {
-			t.Errorf("exit %d (%v), want 1", code, err)
+		t.Logf("catalogkit ended %v after SIGINT", time.Since(signalled))
+		if code := cmd.ProcessState.ExitCode(); code != 130 {
+			t.Errorf("exit %d (%v), want 130 (SIGINT)", code, err)
 		}
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()

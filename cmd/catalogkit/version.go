@@ -8,7 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/internal/pack"
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // version, when set at link time (-X main.version=...; 'make build' stamps
@@ -76,9 +76,9 @@ func readVersionInfo() versionInfo {
 		Version: buildVersion(),
 		Go:      goVersion(),
 		Compressor: compressor{
-			Path:   pack.CompressModule,
-			Pinned: pack.CompressVersion,
-			Level:  pack.FlateLevel,
+			Path:   archive.CompressModule,
+			Pinned: archive.CompressVersion,
+			Level:  archive.FlateLevel,
 		},
 	}
 	bi, ok := readBuildInfo()
@@ -116,7 +116,7 @@ func readVersionInfo() versionInfo {
 	}
 	linked := false
 	for _, d := range bi.Deps {
-		if d.Path != pack.CompressModule {
+		if d.Path != archive.CompressModule {
 			continue
 		}
 		linked = true
@@ -128,10 +128,10 @@ func readVersionInfo() versionInfo {
 	switch {
 	case !linked:
 		v.Compressor.Version = "not linked"
-		v.Warnings = append(v.Warnings, pack.CompressModule+" is not in the build information: this binary cannot pack")
-	case v.Compressor.Version != pack.CompressVersion:
+		v.Warnings = append(v.Warnings, archive.CompressModule+" is not in the build information: this binary cannot pack")
+	case v.Compressor.Version != archive.CompressVersion:
 		v.Warnings = append(v.Warnings, fmt.Sprintf("linked %s %s, but releases pin %s: archives packed by this binary may not match published ones",
-			pack.CompressModule, v.Compressor.Version, pack.CompressVersion))
+			archive.CompressModule, v.Compressor.Version, archive.CompressVersion))
 	}
 	return v
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogkit/catalogkit/internal/pack"
+	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/google/go-cmdtest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -18,7 +18,7 @@ import (
 // TestEmbeddedVersionMatchesVERSION keeps cmd/catalogkit/version.txt, which
 // every build embeds, equal to the repository's VERSION file.
 func TestEmbeddedVersionMatchesVERSION(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join("..", "..", pack.VersionFile))
+	want, err := os.ReadFile(filepath.Join("..", "..", archive.VersionFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func fakeBuild(t *testing.T, bi *debug.BuildInfo, stamp string) {
 }
 
 func compressDep(version string) *debug.Module {
-	return &debug.Module{Path: pack.CompressModule, Version: version, Sum: "h1:test"}
+	return &debug.Module{Path: archive.CompressModule, Version: version, Sum: "h1:test"}
 }
 
 func TestReadVersionInfo(t *testing.T) {
@@ -53,7 +53,7 @@ func TestReadVersionInfo(t *testing.T) {
 	}{
 		{
 			name:   "go run in a checkout",
-			bi:     &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"}, Deps: []*debug.Module{compressDep(pack.CompressVersion)}},
+			bi:     &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"}, Deps: []*debug.Module{compressDep(archive.CompressVersion)}},
 			want:   versionInfo{Version: release, Module: moduleInfo{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"}},
 			reason: "go run and go build without flags report the embedded VERSION, never \"devel\"",
 		},
@@ -61,7 +61,7 @@ func TestReadVersionInfo(t *testing.T) {
 			name: "go build with VCS information",
 			bi: &debug.BuildInfo{
 				Main:     debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "v0.1.1-0.20261201081500-0123456789ab+dirty"},
-				Deps:     []*debug.Module{compressDep(pack.CompressVersion)},
+				Deps:     []*debug.Module{compressDep(archive.CompressVersion)},
 				Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef"}, {Key: "vcs.time", Value: "2026-12-01T08:15:00Z"}, {Key: "vcs.modified", Value: "true"}},
 			},
 			want: versionInfo{
@@ -73,20 +73,20 @@ func TestReadVersionInfo(t *testing.T) {
 		},
 		{
 			name:   "go install at the release tag",
-			bi:     &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "v" + release, Sum: "h1:abc"}, Deps: []*debug.Module{compressDep(pack.CompressVersion)}},
+			bi:     &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "v" + release, Sum: "h1:abc"}, Deps: []*debug.Module{compressDep(archive.CompressVersion)}},
 			want:   versionInfo{Version: release, Module: moduleInfo{Path: "github.com/catalogkit/catalogkit", Version: "v" + release, Sum: "h1:abc"}},
 			reason: "go install ...@vX reports the module version and its checksum",
 		},
 		{
 			name: "tag disagrees with VERSION",
-			bi:   &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "v99.0.0"}, Deps: []*debug.Module{compressDep(pack.CompressVersion)}},
+			bi:   &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "v99.0.0"}, Deps: []*debug.Module{compressDep(archive.CompressVersion)}},
 			want: versionInfo{Version: release, Module: moduleInfo{Path: "github.com/catalogkit/catalogkit", Version: "v99.0.0"},
 				Warnings: []string{"module version v99.0.0 but VERSION says " + release + ": the release was tagged without updating VERSION"}},
 			reason: "a release tag that is not VERSION is a release mistake worth a warning",
 		},
 		{
 			name:   "link-time stamp",
-			bi:     &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"}, Deps: []*debug.Module{compressDep(pack.CompressVersion)}},
+			bi:     &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"}, Deps: []*debug.Module{compressDep(archive.CompressVersion)}},
 			stamp:  "0.1.0+distro1",
 			want:   versionInfo{Version: "0.1.0+distro1", Module: moduleInfo{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"}},
 			reason: "-X main.version=... overrides the embedded VERSION",
@@ -95,15 +95,15 @@ func TestReadVersionInfo(t *testing.T) {
 			name: "other compressor version",
 			bi:   &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"}, Deps: []*debug.Module{compressDep("v1.0.0")}},
 			want: versionInfo{Version: release, Module: moduleInfo{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"},
-				Warnings: []string{"linked " + pack.CompressModule + " v1.0.0, but releases pin " + pack.CompressVersion + ": archives packed by this binary may not match published ones"}},
+				Warnings: []string{"linked " + archive.CompressModule + " v1.0.0, but releases pin " + archive.CompressVersion + ": archives packed by this binary may not match published ones"}},
 			reason: "the compressor makes the archive bytes: a different version is worth a warning",
 		},
 		{
 			name: "replaced compressor",
 			bi: &debug.BuildInfo{Main: debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"},
-				Deps: []*debug.Module{{Path: pack.CompressModule, Version: pack.CompressVersion, Replace: &debug.Module{Path: "../compress", Version: ""}}}},
+				Deps: []*debug.Module{{Path: archive.CompressModule, Version: archive.CompressVersion, Replace: &debug.Module{Path: "../compress", Version: ""}}}},
 			want: versionInfo{Version: release, Module: moduleInfo{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"},
-				Warnings: []string{"linked " + pack.CompressModule + " => ../compress, but releases pin " + pack.CompressVersion + ": archives packed by this binary may not match published ones"}},
+				Warnings: []string{"linked " + archive.CompressModule + " => ../compress, but releases pin " + archive.CompressVersion + ": archives packed by this binary may not match published ones"}},
 			reason: "a replace directive is what really got linked",
 		},
 		{
@@ -117,7 +117,7 @@ func TestReadVersionInfo(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fakeBuild(t, tt.bi, tt.stamp)
 			tt.want.Go = "go1.26.0 linux/amd64"
-			tt.want.Compressor = compressor{Path: pack.CompressModule, Version: pack.CompressVersion, Pinned: pack.CompressVersion, Level: pack.FlateLevel}
+			tt.want.Compressor = compressor{Path: archive.CompressModule, Version: archive.CompressVersion, Pinned: archive.CompressVersion, Level: archive.FlateLevel}
 			switch tt.name {
 			case "other compressor version":
 				tt.want.Compressor.Version = "v1.0.0"
@@ -138,7 +138,7 @@ func TestReadVersionInfo(t *testing.T) {
 func TestVersionCLI(t *testing.T) {
 	fakeBuild(t, &debug.BuildInfo{
 		Main:     debug.Module{Path: "github.com/catalogkit/catalogkit", Version: "(devel)"},
-		Deps:     []*debug.Module{compressDep(pack.CompressVersion)},
+		Deps:     []*debug.Module{compressDep(archive.CompressVersion)},
 		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"}, {Key: "vcs.time", Value: "2026-12-01T08:15:00Z"}, {Key: "vcs.modified", Value: "false"}},
 	}, "0.1.0")
 	ts, err := cmdtest.Read(filepath.Join("testdata", "version"))
@@ -172,7 +172,7 @@ func TestBuiltVersion(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("catalogkit version --json printed %q: %v", out, err)
 	}
-	file, err := os.ReadFile(filepath.Join("..", "..", pack.VersionFile))
+	file, err := os.ReadFile(filepath.Join("..", "..", archive.VersionFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,8 +182,8 @@ func TestBuiltVersion(t *testing.T) {
 	if got.Module.Path != "github.com/catalogkit/catalogkit" {
 		t.Errorf("module path = %q, want github.com/catalogkit/catalogkit", got.Module.Path)
 	}
-	if got.Compressor.Version != pack.CompressVersion || len(got.Warnings) != 0 {
-		t.Errorf("compressor %q, warnings %q: want the pinned %s and no warning", got.Compressor.Version, got.Warnings, pack.CompressVersion)
+	if got.Compressor.Version != archive.CompressVersion || len(got.Warnings) != 0 {
+		t.Errorf("compressor %q, warnings %q: want the pinned %s and no warning", got.Compressor.Version, got.Warnings, archive.CompressVersion)
 	}
 	if !strings.HasPrefix(got.Go, "go") {
 		t.Errorf("go = %q, want a Go version", got.Go)

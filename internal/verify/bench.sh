@@ -1,54 +1,97 @@
 #!/usr/bin/env bash
-# bench.sh: verify a large archive (the packer benchmark's: a copy of the Go
-# toolchain's src folder, about 11,000 files and 130 MB, packed) and compare,
-# side by side, RUNS times each:
-#   - step 1 (the archive hash) against sha256sum;
-#   - steps 1 to 5 (hash, strict parse with every CRC, safe extraction,
-#     manifest, repack) against "sha256sum -c SHA256SUMS && unzip -tq" (hash
-#     plus a CRC test of every entry, without extraction or repack).
-# and, for context, steps 1 to 5 against the manual path that also writes
-# the files: "sha256sum -c SHA256SUMS && unzip -q && sha256sum -c MANIFEST"
-# (on file systems where creating files is slow, extraction dominates both).
-# It reports the medians and the ratios. Run from the repository root:
-# bash internal/verify/bench.sh
+# bench.sh: catalogkit verify against the standard tools, side by side, RUNS
+# times each, printing medians and ratios (the README's Performance section
+# quotes them). Run from the repository root: bash internal/verify/bench.sh
+#
+#   1. the archive hash (step 1's HashFile) against sha256sum, on a 1 GiB file;
+#   2. steps 1-5 (hash, strict parse with every CRC, safe extraction,
+#      manifest against the files on disk, byte-identical repack) against
+#      "sha256sum -c SHA256SUMS && unzip -tq", and, for the extraction's
+#      share, against "sha256sum -c && unzip -q && sha256sum -c MANIFEST":
+#      on this repository's release and on a packed copy of Go's src tree;
+#   3. the whole verify, the re-run of the tests included, with catalogkit's
+#      build cache warm, against a warm "go test -count=1 ./catalog/...
+#      ./conformance/... ./records/..." in this checkout; and once cold
+#      (--cold-cache), for the record.
+# Set SKIP_GOSRC=1 to leave out the Go src tree (the slowest part).
 set -euo pipefail
 RUNS=${RUNS:-5}
 SRC=${TREE:-$(go env GOROOT)/src}
 command -v unzip >/dev/null || { echo "bench.sh: unzip is not installed (apt-get install unzip)" >&2; exit 1; }
-
+repo=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/benchpack" ./internal/pack/benchpack
+go build -o "$tmp/catalogkit" ./cmd/catalogkit
+go build -o "$tmp/benchpack" ./internal/archive/benchpack
 go build -o "$tmp/benchverify" ./internal/verify/benchverify
-cp -r "$SRC" "$tmp/src"
-"$tmp/benchpack" -dir "$tmp/src" -out "$tmp/catalogkit-0.0.0-bench.zip" >/dev/null
-rm -rf "$tmp/src"
-cd "$tmp"
-sha256sum catalogkit-0.0.0-bench.zip >SHA256SUMS
-entries=$(unzip -Z1 catalogkit-0.0.0-bench.zip | wc -l)
-echo "archive: $(stat -c %s catalogkit-0.0.0-bench.zip) bytes, $entries entries (from $SRC); $(nproc) CPUs; GOMAXPROCS ${GOMAXPROCS:-default}; $RUNS runs each"
-
-TIMEFORMAT='%R'
-for i in $(seq "$RUNS"); do
-	{ time ./benchverify -hash-only catalogkit-0.0.0-bench.zip >ours.sum; } 2>>hash.ours
-	{ time sha256sum catalogkit-0.0.0-bench.zip >tool.sum; } 2>>hash.tool
-	cmp -s ours.sum tool.sum || { echo "bench.sh: FAIL: hashes differ" >&2; exit 1; }
-	{ time ./benchverify -sums SHA256SUMS catalogkit-0.0.0-bench.zip >>steps.txt; } 2>>all.ours
-	{ time (sha256sum -c --quiet SHA256SUMS && unzip -tq catalogkit-0.0.0-bench.zip >/dev/null); } 2>>all.tool
-	rm -rf x && mkdir x
-	{ time (sha256sum -c --quiet SHA256SUMS && cd x && unzip -q ../catalogkit-0.0.0-bench.zip && cd catalogkit-0.0.0-bench && sha256sum -c --quiet MANIFEST.sha256); } 2>>manual.tool
-	rm -rf x
-done
+echo "$(nproc) CPUs; GOMAXPROCS ${GOMAXPROCS:-default}; load average $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs each"
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
-h_ours=$(median <hash.ours); h_tool=$(median <hash.tool)
-a_ours=$(median <all.ours); a_tool=$(median <all.tool); m_tool=$(median <manual.tool)
-printf '%-44s %10s %10s %7s\n' "median wall time (s)" "catalogkit" "tools" "ratio"
-printf '%-44s %10s %10s %7s\n' "hash: step 1 vs sha256sum" "$h_ours" "$h_tool" "$(ratio "$h_ours" "$h_tool")"
-printf '%-44s %10s %10s %7s\n' "steps 1-5 vs sha256sum -c + unzip -tq" "$a_ours" "$a_tool" "$(ratio "$a_ours" "$a_tool")"
-printf '%-44s %10s %10s %7s\n' "steps 1-5 vs sha256sum -c + unzip + sha256sum -c" "$a_ours" "$m_tool" "$(ratio "$a_ours" "$m_tool")"
-echo "per-step medians (s):"
-for s in hash parse extract manifest repack; do
-	printf '  %-9s %s\n' "$s" "$(grep -o "$s=[0-9.]*" steps.txt | cut -d= -f2 | median)"
+row() { printf '%-52s %10s %10s %7s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
+TIMEFORMAT='%R'
+
+# 1. The hash on 1 GiB (a sparse file: both read it from the page cache).
+truncate -s 1G "$tmp/1g.bin"
+for i in $(seq "$RUNS"); do
+	{ time "$tmp/benchverify" -hash-only "$tmp/1g.bin" >"$tmp/ours.sum"; } 2>>"$tmp/hash.ours"
+	{ time sha256sum "$tmp/1g.bin" >"$tmp/tool.sum"; } 2>>"$tmp/hash.tool"
+	cmp -s "$tmp/ours.sum" "$tmp/tool.sum" || { echo "bench.sh: FAIL: hashes differ" >&2; exit 1; }
 done
+rm "$tmp/1g.bin"
+
+# steps15 NAME DIR ZIP VERIFY...: steps 1-5 of VERIFY on DIR/ZIP against the tools.
+steps15() {
+	local name=$1 dir=$2 zip=$3
+	shift 3
+	for i in $(seq "$RUNS"); do
+		(cd "$dir" && { time "$@" >>"$tmp/$name.steps"; } 2>>"$tmp/$name.ours")
+		(cd "$dir" && { time (sha256sum -c --quiet SHA256SUMS && unzip -tq "$zip" >/dev/null); } 2>>"$tmp/$name.tool")
+		rm -rf "$tmp/x" && mkdir "$tmp/x"
+		(cd "$dir" && { time (sha256sum -c --quiet SHA256SUMS && cd "$tmp/x" && unzip -q "$dir/$zip" && cd */ && sha256sum -c --quiet MANIFEST.sha256); } 2>>"$tmp/$name.manual")
+		rm -rf "$tmp/x"
+	done
+}
+
+# 2a. This repository's release.
+git archive HEAD | (mkdir "$tmp/src" && tar -x -C "$tmp/src")
+"$tmp/catalogkit" pack --dir "$tmp/src" --out "$tmp/rel" >/dev/null
+rel=$(cd "$tmp/rel" && ls catalogkit-*.zip)
+steps15 release "$tmp/rel" "$rel" "$tmp/catalogkit" verify --sums SHA256SUMS --no-exec "$rel"
+
+# 2b. Go's src tree, packed.
+if [ -z "${SKIP_GOSRC:-}" ]; then
+	cp -r "$SRC" "$tmp/gosrc"
+	mkdir "$tmp/go"
+	"$tmp/benchpack" -dir "$tmp/gosrc" -out "$tmp/go/catalogkit-0.0.0-bench.zip" >/dev/null
+	rm -rf "$tmp/gosrc"
+	(cd "$tmp/go" && sha256sum catalogkit-0.0.0-bench.zip >SHA256SUMS)
+	steps15 gosrc "$tmp/go" catalogkit-0.0.0-bench.zip "$tmp/benchverify" -sums SHA256SUMS catalogkit-0.0.0-bench.zip
+fi
+
+# 3. The whole verify against go test in this checkout, both warm.
+pkgs="./catalog/... ./conformance/... ./records/..."
+(cd "$repo" && go test -count=1 $pkgs >/dev/null)
+(cd "$tmp/rel" && "$tmp/catalogkit" verify --sums SHA256SUMS "$rel" >/dev/null)
+for i in $(seq "$RUNS"); do
+	(cd "$repo" && { time go test -count=1 $pkgs >/dev/null; } 2>>"$tmp/whole.tool")
+	(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --sums SHA256SUMS "$rel" >"$tmp/whole.txt"; } 2>>"$tmp/whole.ours")
+done
+(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --cold-cache --sums SHA256SUMS "$rel" >/dev/null; } 2>"$tmp/cold.ours")
+
+echo
+printf '%-52s %10s %10s %7s\n' "median wall time (s)" "catalogkit" "tools" "ratio"
+row "hash of 1 GiB vs sha256sum" "$(median <"$tmp/hash.ours")" "$(median <"$tmp/hash.tool")"
+for name in release gosrc; do
+	[ -f "$tmp/$name.ours" ] || continue
+	row "$name: steps 1-5 vs sha256sum -c + unzip -tq" "$(median <"$tmp/$name.ours")" "$(median <"$tmp/$name.tool")"
+	row "$name: steps 1-5 vs sha256sum -c, unzip, sha256sum -c" "$(median <"$tmp/$name.ours")" "$(median <"$tmp/$name.manual")"
+done
+row "whole verify (warm cache) vs go test -count=1 (warm)" "$(median <"$tmp/whole.ours")" "$(median <"$tmp/whole.tool")"
+row "whole verify --cold-cache (once) vs go test (warm)" "$(cat "$tmp/cold.ours")" "$(median <"$tmp/whole.tool")"
+if [ -f "$tmp/gosrc.steps" ]; then
+	echo "gosrc per-step medians (s):"
+	for s in hash parse extract manifest repack; do
+		printf '  %-9s %s\n' "$s" "$(grep -o "$s=[0-9.]*" "$tmp/gosrc.steps" | cut -d= -f2 | median)"
+	done
+fi

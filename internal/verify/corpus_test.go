@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // A hostile archive: a mutation of the good one (or raw bytes), the reason it
@@ -27,7 +29,7 @@ type hostile struct {
 	build    func(sb string) []byte
 	opts     func(o *Options)
 	wantStep string
-	wantCode Code
+	wantCode archive.Code
 }
 
 func mut(f func(a *zarc)) func(string) []byte {
@@ -56,9 +58,9 @@ const bombSize = 300 << 20
 func bombEntry(usize uint32) *zent {
 	data := bombOnce()
 	h := hdr{
-		madeBy: VersionMadeBy, needed: VersionNeeded, flags: FlagUTF8, method: MethodDeflate,
-		mdate: DOSDate, crc: zeroCRC(bombSize), csize: uint32(len(data)), usize: usize,
-		name: testRoot + "/bomb.bin", eattr: attrsRegular,
+		madeBy: archive.CreatorVersion, needed: archive.ReaderVersion, flags: archive.Flags, method: archive.MethodDeflate,
+		mdate: archive.DOSDate, crc: zeroCRC(bombSize), csize: uint32(len(data)), usize: usize,
+		name: testRoot + "/bomb.bin", eattr: archive.AttrsRegular,
 	}
 	if usize != bombSize {
 		h.crc = zeroCRC(int(usize))
@@ -86,153 +88,153 @@ func hostileCorpus() []hostile {
 
 		// Step 2: not a zip, truncated, framing.
 		{name: "empty-file", reason: "a zero-byte file is not an archive",
-			build: func(string) []byte { return nil }, wantStep: StepParse, wantCode: CodeNotZip},
+			build: func(string) []byte { return nil }, wantStep: StepParse, wantCode: archive.CodeNotZip},
 		{name: "not-a-zip", reason: "a text file has no end record",
-			build: func(string) []byte { return []byte(strings.Repeat("this is not a zip archive\n", 10)) }, wantStep: StepParse, wantCode: CodeNotZip},
+			build: func(string) []byte { return []byte(strings.Repeat("this is not a zip archive\n", 10)) }, wantStep: StepParse, wantCode: archive.CodeNotZip},
 		{name: "truncated", reason: "cut in the middle: local headers but no end record",
-			build: func(sb string) []byte { b := canonical().bytes(); return b[:len(b)/2] }, wantStep: StepParse, wantCode: CodeTruncated},
+			build: func(sb string) []byte { b := canonical().bytes(); return b[:len(b)/2] }, wantStep: StepParse, wantCode: archive.CodeTruncated},
 		{name: "truncated-end-record", reason: "the end record's last byte is missing",
-			build: func(sb string) []byte { b := canonical().bytes(); return b[:len(b)-1] }, wantStep: StepParse, wantCode: CodeTruncated},
+			build: func(sb string) []byte { b := canonical().bytes(); return b[:len(b)-1] }, wantStep: StepParse, wantCode: archive.CodeTruncated},
 		{name: "prepended-bytes", reason: "a stub before the first entry, offsets adjusted as in a self-extracting archive",
-			build: mut(func(a *zarc) { a.prefix, a.fixOffsets = []byte("#!/bin/sh\nexit 0\n"), true }), wantStep: StepParse, wantCode: CodePrepended},
+			build: mut(func(a *zarc) { a.prefix, a.fixOffsets = []byte("#!/bin/sh\nexit 0\n"), true }), wantStep: StepParse, wantCode: archive.CodePrepended},
 		{name: "prepended-bytes-unadjusted", reason: "a stub before the first entry, offsets not adjusted (readers that search for the end record accept it)",
-			build: mut(func(a *zarc) { a.prefix = []byte("MZ stub") }), wantStep: StepParse, wantCode: CodePrepended},
+			build: mut(func(a *zarc) { a.prefix = []byte("MZ stub") }), wantStep: StepParse, wantCode: archive.CodePrepended},
 		{name: "appended-bytes", reason: "data after the end record",
-			build: mut(func(a *zarc) { a.suffix = []byte("trailing payload") }), wantStep: StepParse, wantCode: CodeTrailing},
+			build: mut(func(a *zarc) { a.suffix = []byte("trailing payload") }), wantStep: StepParse, wantCode: archive.CodeTrailing},
 		{name: "archive-comment", reason: "the packager writes no comment",
-			build: mut(func(a *zarc) { a.comment = []byte("signed by someone") }), wantStep: StepParse, wantCode: CodeComment},
+			build: mut(func(a *zarc) { a.comment = []byte("signed by someone") }), wantStep: StepParse, wantCode: archive.CodeComment},
 		{name: "entry-comment", reason: "the packager writes no entry comment",
-			build: mut(func(a *zarc) { a.find("VERSION").central.comment = []byte("hi") }), wantStep: StepParse, wantCode: CodeComment},
+			build: mut(func(a *zarc) { a.find("VERSION").central.comment = []byte("hi") }), wantStep: StepParse, wantCode: archive.CodeComment},
 		{name: "gap-between-entries", reason: "hidden bytes between two entries",
-			build: mut(func(a *zarc) { a.ents[0].descriptor = []byte("hidden") }), wantStep: StepParse, wantCode: CodeGap},
+			build: mut(func(a *zarc) { a.ents[0].descriptor = []byte("hidden") }), wantStep: StepParse, wantCode: archive.CodeGap},
 		{name: "gap-before-central-directory", reason: "hidden bytes after the last entry",
-			build: mut(func(a *zarc) { a.beforeCD = []byte("hidden") }), wantStep: StepParse, wantCode: CodeGap},
+			build: mut(func(a *zarc) { a.beforeCD = []byte("hidden") }), wantStep: StepParse, wantCode: archive.CodeGap},
 		{name: "overlapping-entries", reason: "two central records share one local header",
 			build: mut(func(a *zarc) {
 				// The second record points back at the first entry's header.
 				a.ents[1].offsetDelta = -int64(30 + len(a.ents[0].local.name) + len(a.ents[0].data))
-			}), wantStep: StepParse, wantCode: CodeOverlap},
+			}), wantStep: StepParse, wantCode: archive.CodeOverlap},
 		{name: "too-many-entries", reason: "more entries than the limit, refused from the end record before reading them",
-			build: mut(func(a *zarc) {}), opts: func(o *Options) { o.Limits.MaxEntries = 3 }, wantStep: StepParse, wantCode: CodeTooManyEntries},
+			build: mut(func(a *zarc) {}), opts: func(o *Options) { o.Limits.MaxEntries = 3 }, wantStep: StepParse, wantCode: archive.CodeTooManyEntries},
 
 		// Step 2: headers.
 		{name: "local-central-name-mismatch", reason: "the local header names another file than the central directory",
 			build: mut(func(a *zarc) {
 				e := a.find("README.md")
 				e.local.name = testRoot + "/README.mD"
-			}), wantStep: StepParse, wantCode: CodeHeaderMismatch},
+			}), wantStep: StepParse, wantCode: archive.CodeHeaderMismatch},
 		{name: "local-central-method-mismatch", reason: "the local header says Store, the central record Deflate",
 			build: mut(func(a *zarc) {
 				e := a.find("README.md")
-				e.local.method, e.local.csize = MethodStore, e.local.usize
-			}), wantStep: StepParse, wantCode: CodeHeaderMismatch},
+				e.local.method, e.local.csize = archive.MethodStore, e.local.usize
+			}), wantStep: StepParse, wantCode: archive.CodeHeaderMismatch},
 		{name: "local-central-size-mismatch", reason: "the local header declares another size",
-			build: mut(func(a *zarc) { a.find("README.md").local.usize++ }), wantStep: StepParse, wantCode: CodeHeaderMismatch},
+			build: mut(func(a *zarc) { a.find("README.md").local.usize++ }), wantStep: StepParse, wantCode: archive.CodeHeaderMismatch},
 		{name: "local-central-crc-mismatch", reason: "the local header declares another crc",
-			build: mut(func(a *zarc) { a.find("README.md").local.crc ^= 1 }), wantStep: StepParse, wantCode: CodeHeaderMismatch},
+			build: mut(func(a *zarc) { a.find("README.md").local.crc ^= 1 }), wantStep: StepParse, wantCode: archive.CodeHeaderMismatch},
 		{name: "crc-mismatch", reason: "both headers declare a crc the data does not have",
-			build: mut(func(a *zarc) { a.find("README.md").both(func(h *hdr) { h.crc ^= 0x80 }) }), wantStep: StepParse, wantCode: CodeCRC},
+			build: mut(func(a *zarc) { a.find("README.md").both(func(h *hdr) { h.crc ^= 0x80 }) }), wantStep: StepParse, wantCode: archive.CodeCRC},
 		{name: "crc-zero", reason: "a zero crc is not \"unknown\" (Go's archive/zip skips the check)",
-			build: mut(func(a *zarc) { a.find("README.md").both(func(h *hdr) { h.crc = 0 }) }), wantStep: StepParse, wantCode: CodeCRC},
+			build: mut(func(a *zarc) { a.find("README.md").both(func(h *hdr) { h.crc = 0 }) }), wantStep: StepParse, wantCode: archive.CodeCRC},
 		{name: "extra-field", reason: "an extended-timestamp extra field (0x5455), as zip -r writes",
 			build: mut(func(a *zarc) {
 				a.find("VERSION").both(func(h *hdr) { h.extra = []byte{0x55, 0x54, 5, 0, 1, 0, 0, 0, 0} })
-			}), wantStep: StepParse, wantCode: CodeExtraField},
+			}), wantStep: StepParse, wantCode: archive.CodeExtraField},
 		{name: "zip64-extra", reason: "a zip64 extra field on an entry that does not need it",
 			build: mut(func(a *zarc) {
 				a.find("VERSION").both(func(h *hdr) { h.extra = []byte{1, 0, 8, 0, 6, 0, 0, 0, 0, 0, 0, 0} })
-			}), wantStep: StepParse, wantCode: CodeZip64},
+			}), wantStep: StepParse, wantCode: archive.CodeZip64},
 		{name: "data-descriptor", reason: "flag bit 3 with a data descriptor after the data",
 			build: mut(func(a *zarc) {
 				e := a.find("VERSION")
 				e.both(func(h *hdr) { h.flags |= 1 << 3 })
 				e.local.crc, e.local.csize, e.local.usize = 0, 0, 0
 				e.descriptor = []byte{0x50, 0x4b, 0x07, 0x08, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
-			}), wantStep: StepParse, wantCode: CodeDataDescriptor},
+			}), wantStep: StepParse, wantCode: archive.CodeDataDescriptor},
 		{name: "encrypted-flag", reason: "flag bit 0: archive/zip would hand back the ciphertext as content",
-			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.flags |= 1 }) }), wantStep: StepParse, wantCode: CodeEncrypted},
+			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.flags |= 1 }) }), wantStep: StepParse, wantCode: archive.CodeEncrypted},
 		{name: "other-flag", reason: "flag bit 1 (a deflate option) is not written by the packager",
-			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.flags |= 2 }) }), wantStep: StepParse, wantCode: CodeFlags},
+			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.flags |= 2 }) }), wantStep: StepParse, wantCode: archive.CodeFlags},
 		{name: "unknown-method", reason: "method 12 (bzip2) is not Store or Deflate",
-			build: mut(func(a *zarc) { a.find("README.md").both(func(h *hdr) { h.method = 12 }) }), wantStep: StepParse, wantCode: CodeMethod},
+			build: mut(func(a *zarc) { a.find("README.md").both(func(h *hdr) { h.method = 12 }) }), wantStep: StepParse, wantCode: archive.CodeMethod},
 		{name: "version-made-by", reason: "an MS-DOS \"version made by\" carries no Unix mode",
-			build: mut(func(a *zarc) { a.find("VERSION").central.madeBy = 20 }), wantStep: StepParse, wantCode: CodeVersion},
+			build: mut(func(a *zarc) { a.find("VERSION").central.madeBy = 20 }), wantStep: StepParse, wantCode: archive.CodeVersion},
 		{name: "timestamp", reason: "a real modification time leaks the build machine's clock",
-			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.mdate = 0x5a21 }) }), wantStep: StepParse, wantCode: CodeTimestamp},
+			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.mdate = 0x5a21 }) }), wantStep: StepParse, wantCode: archive.CodeTimestamp},
 		{name: "corrupt-deflate", reason: "a deflate stream with an invalid block type",
-			build: mut(func(a *zarc) { a.find("README.md").data[0] = 0xff }), wantStep: StepParse, wantCode: CodeBadDeflate},
+			build: mut(func(a *zarc) { a.find("README.md").data[0] = 0xff }), wantStep: StepParse, wantCode: archive.CodeBadDeflate},
 		{name: "stored-size-lie", reason: "a stored entry whose compressed and uncompressed sizes differ",
-			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.usize++ }) }), wantStep: StepParse, wantCode: CodeSizeMismatch},
+			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.usize++ }) }), wantStep: StepParse, wantCode: archive.CodeSizeMismatch},
 		{name: "deflate-bomb", reason: "300 MiB of zeros in about 300 KiB: over the per-file limit from the declared size",
-			build: mut(func(a *zarc) { a.ents = append(a.ents, bombEntry(bombSize)) }), wantStep: StepParse, wantCode: CodeFileTooLarge},
+			build: mut(func(a *zarc) { a.ents = append(a.ents, bombEntry(bombSize)) }), wantStep: StepParse, wantCode: archive.CodeFileTooLarge},
 		{name: "deflate-bomb-ratio", reason: "the same bomb with size limits raised: its ratio is over the limit",
 			build: mut(func(a *zarc) { a.ents = append(a.ents, bombEntry(bombSize)) }),
-			opts:  func(o *Options) { o.Limits.MaxFileSize, o.Limits.MaxTotalSize = 1<<30, 1<<30 }, wantStep: StepParse, wantCode: CodeRatio},
+			opts:  func(o *Options) { o.Limits.MaxFileSize, o.Limits.MaxTotalSize = 1<<30, 1<<30 }, wantStep: StepParse, wantCode: archive.CodeRatio},
 		{name: "deflate-bomb-total", reason: "entries together over the total limit",
-			build: mut(func(a *zarc) {}), opts: func(o *Options) { o.Limits.MaxTotalSize = 100 }, wantStep: StepParse, wantCode: CodeTotalTooLarge},
+			build: mut(func(a *zarc) {}), opts: func(o *Options) { o.Limits.MaxTotalSize = 100 }, wantStep: StepParse, wantCode: archive.CodeTotalTooLarge},
 		{name: "lying-uncompressed-size", reason: "the bomb declares 1000 bytes: the stream is cut one byte past the declared size",
-			build: mut(func(a *zarc) { a.ents = append(a.ents, bombEntry(1000)) }), wantStep: StepParse, wantCode: CodeSizeMismatch},
+			build: mut(func(a *zarc) { a.ents = append(a.ents, bombEntry(1000)) }), wantStep: StepParse, wantCode: archive.CodeSizeMismatch},
 
 		// Step 3: names and types, all checked before anything is written.
 		{name: "traversal", reason: "../ escapes the extraction directory",
-			build: mut(func(a *zarc) { a.find("VERSION").rename("../evil") }), wantStep: StepExtract, wantCode: CodeTraversal},
+			build: mut(func(a *zarc) { a.find("VERSION").rename("../evil") }), wantStep: StepExtract, wantCode: archive.CodeTraversal},
 		{name: "traversal-nested", reason: "a/../../ escapes after looking nested",
-			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/a/../../../evil") }), wantStep: StepExtract, wantCode: CodeTraversal},
+			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/a/../../../evil") }), wantStep: StepExtract, wantCode: archive.CodeTraversal},
 		{name: "absolute-path", reason: "an absolute name would be written anywhere",
 			build: func(sb string) []byte {
 				a := canonical()
 				a.find("VERSION").rename(filepath.ToSlash(filepath.Join(sb, "abs-evil")))
 				return a.bytes()
-			}, wantStep: StepExtract, wantCode: CodeAbsolutePath},
+			}, wantStep: StepExtract, wantCode: archive.CodeAbsolutePath},
 		{name: "backslash", reason: "a backslash is a separator on Windows",
-			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + `\..\..\evil`) }), wantStep: StepExtract, wantCode: CodeBackslash},
+			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + `\..\..\evil`) }), wantStep: StepExtract, wantCode: archive.CodeBackslash},
 		{name: "drive-letter", reason: "C:evil is relative to a drive's current directory on Windows",
-			build: mut(func(a *zarc) { a.find("VERSION").rename("C:evil") }), wantStep: StepExtract, wantCode: CodeDriveLetter},
+			build: mut(func(a *zarc) { a.find("VERSION").rename("C:evil") }), wantStep: StepExtract, wantCode: archive.CodeDriveLetter},
 		{name: "nul-in-name", reason: "a NUL truncates the name in C APIs",
-			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/VERSION\x00.txt") }), wantStep: StepExtract, wantCode: CodeControlChar},
+			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/VERSION\x00.txt") }), wantStep: StepExtract, wantCode: archive.CodeControlChar},
 		{name: "newline-in-name", reason: "a newline forges a line in sha256sum output",
-			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/a\nb") }), wantStep: StepExtract, wantCode: CodeControlChar},
+			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/a\nb") }), wantStep: StepExtract, wantCode: archive.CodeControlChar},
 		{name: "not-utf8", reason: "names must be valid UTF-8",
-			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/\xff") }), wantStep: StepExtract, wantCode: CodeNotUTF8},
+			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/\xff") }), wantStep: StepExtract, wantCode: archive.CodeNotUTF8},
 		{name: "dot-element", reason: "a ./ element is not a clean path",
-			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/./VERSION") }), wantStep: StepExtract, wantCode: CodeUncleanPath},
+			build: mut(func(a *zarc) { a.find("VERSION").rename(testRoot + "/./VERSION") }), wantStep: StepExtract, wantCode: archive.CodeUncleanPath},
 		{name: "windows-reserved-name", reason: "CON is a device on Windows; the packager refuses it",
-			build: mut(func(a *zarc) { a.find("testdata/empty.txt").rename(testRoot + "/testdata/CON") }), wantStep: StepExtract, wantCode: CodeWindowsName},
+			build: mut(func(a *zarc) { a.find("testdata/empty.txt").rename(testRoot + "/testdata/CON") }), wantStep: StepExtract, wantCode: archive.CodeWindowsName},
 		{name: "outside-root", reason: "every entry must be under catalogkit-<version>/",
-			build: mut(func(a *zarc) { a.find("VERSION").rename("elsewhere/VERSION") }), wantStep: StepExtract, wantCode: CodeOutsideRoot},
+			build: mut(func(a *zarc) { a.find("VERSION").rename("elsewhere/VERSION") }), wantStep: StepExtract, wantCode: archive.CodeOutsideRoot},
 		{name: "two-roots", reason: "two top-level folders",
-			build: mut(func(a *zarc) { a.ents[len(a.ents)-1].rename(RootPrefix + "9.9.9/x") }), wantStep: StepExtract, wantCode: CodeOutsideRoot},
+			build: mut(func(a *zarc) { a.ents[len(a.ents)-1].rename(archive.TopPrefix + "9.9.9/x") }), wantStep: StepExtract, wantCode: archive.CodeOutsideRoot},
 		{name: "symlink", reason: "a symlink entry would redirect later writes",
 			build: mut(func(a *zarc) {
 				e := a.add(testRoot+"/link", []byte("/etc"))
 				e.both(func(h *hdr) { h.eattr = (0o120000 | 0o777) << 16 })
-			}), wantStep: StepExtract, wantCode: CodeNotRegular},
+			}), wantStep: StepExtract, wantCode: archive.CodeNotRegular},
 		{name: "through-symlink", reason: "a symlink, then a file \"through\" it",
 			build: mut(func(a *zarc) {
 				e := a.add(testRoot+"/link", []byte(".."))
 				e.both(func(h *hdr) { h.eattr = (0o120000 | 0o777) << 16 })
 				a.add(testRoot+"/link/evil", []byte("x"))
-			}), wantStep: StepExtract, wantCode: CodeNotRegular},
+			}), wantStep: StepExtract, wantCode: archive.CodeNotRegular},
 		{name: "directory-entry", reason: "the packager writes no directory entries",
 			build: mut(func(a *zarc) {
 				e := a.add(testRoot+"/dir/", nil)
 				e.both(func(h *hdr) { h.eattr = (0o040000 | 0o755) << 16 })
-			}), wantStep: StepExtract, wantCode: CodeNotRegular},
+			}), wantStep: StepExtract, wantCode: archive.CodeNotRegular},
 		{name: "odd-mode", reason: "mode 0600 is neither 0644 nor 0755",
-			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.eattr = (0o100000 | 0o600) << 16 }) }), wantStep: StepExtract, wantCode: CodeMode},
+			build: mut(func(a *zarc) { a.find("VERSION").both(func(h *hdr) { h.eattr = (0o100000 | 0o600) << 16 }) }), wantStep: StepExtract, wantCode: archive.CodeMode},
 		{name: "setuid-mode", reason: "a setuid bit",
-			build: mut(func(a *zarc) { a.find("cmd/tool/run.sh").both(func(h *hdr) { h.eattr = (0o104000 | 0o755) << 16 }) }), wantStep: StepExtract, wantCode: CodeMode},
+			build: mut(func(a *zarc) { a.find("cmd/tool/run.sh").both(func(h *hdr) { h.eattr = (0o104000 | 0o755) << 16 }) }), wantStep: StepExtract, wantCode: archive.CodeMode},
 		{name: "duplicate-name", reason: "two entries with one name: which one is extracted depends on the tool",
-			build: mut(func(a *zarc) { a.add(testRoot+"/VERSION", []byte("6.6.6\n")) }), wantStep: StepExtract, wantCode: CodeDuplicate},
+			build: mut(func(a *zarc) { a.add(testRoot+"/VERSION", []byte("6.6.6\n")) }), wantStep: StepExtract, wantCode: archive.CodeDuplicate},
 		{name: "case-fold-collision", reason: "README.md and readme.md are one file on macOS and Windows",
-			build: mut(func(a *zarc) { a.add(testRoot+"/readme.md", []byte("other")) }), wantStep: StepExtract, wantCode: CodeCaseCollision},
+			build: mut(func(a *zarc) { a.add(testRoot+"/readme.md", []byte("other")) }), wantStep: StepExtract, wantCode: archive.CodeCaseCollision},
 		{name: "normalization-collision", reason: "café precomposed and decomposed are one name on macOS",
 			build: mut(func(a *zarc) {
 				a.add(testRoot+"/caf\u00e9", []byte("one"))
 				a.add(testRoot+"/cafe\u0301", []byte("two"))
-			}), wantStep: StepExtract, wantCode: CodeCaseCollision},
+			}), wantStep: StepExtract, wantCode: archive.CodeCaseCollision},
 		{name: "file-dir-clash", reason: "VERSION is a file and a directory",
-			build: mut(func(a *zarc) { a.add(testRoot+"/VERSION/x", []byte("x")) }), wantStep: StepExtract, wantCode: CodeFileDirClash},
+			build: mut(func(a *zarc) { a.add(testRoot+"/VERSION/x", []byte("x")) }), wantStep: StepExtract, wantCode: archive.CodeFileDirClash},
 
 		// Step 4: the manifest.
 		{name: "tampered-file", reason: "a file changed, its crc fixed, the manifest left as it was",
@@ -254,7 +256,7 @@ func hostileCorpus() []hostile {
 		{name: "missing-manifest", reason: "no manifest at all",
 			build: mut(func(a *zarc) {
 				for i, e := range a.ents {
-					if e.central.name == testRoot+"/"+ManifestName {
+					if e.central.name == testRoot+"/"+archive.ManifestName {
 						a.ents = append(a.ents[:i], a.ents[i+1:]...)
 						break
 					}
@@ -262,35 +264,35 @@ func hostileCorpus() []hostile {
 			}), wantStep: StepManifest, wantCode: CodeManifestMissing},
 		{name: "manifest-crlf", reason: "a manifest with CRLF line endings",
 			build: mut(func(a *zarc) {
-				m := a.find(ManifestName).content()
+				m := a.find(archive.ManifestName).content()
 				a.setManifest(bytes.ReplaceAll(m, []byte("\n"), []byte("\r\n")))
-			}), wantStep: StepManifest, wantCode: CodeManifestSyntax},
+			}), wantStep: StepManifest, wantCode: archive.CodeManifestSyntax},
 		{name: "manifest-listed-twice", reason: "a path listed twice",
 			build: mut(func(a *zarc) {
-				m := a.find(ManifestName).content()
+				m := a.find(archive.ManifestName).content()
 				last := m[bytes.LastIndexByte(m[:len(m)-1], '\n')+1:]
 				a.setManifest(append(m, last...))
-			}), wantStep: StepManifest, wantCode: CodeListedTwice},
+			}), wantStep: StepManifest, wantCode: archive.CodeListedTwice},
 
 		{name: "exec-bit-dropped", reason: "the manifest metadata names run.sh executable, the entry is 0644",
-			build: mut(func(a *zarc) { a.find("cmd/tool/run.sh").both(func(h *hdr) { h.eattr = attrsRegular }) }), wantStep: StepManifest, wantCode: CodeModeMismatch},
+			build: mut(func(a *zarc) { a.find("cmd/tool/run.sh").both(func(h *hdr) { h.eattr = archive.AttrsRegular }) }), wantStep: StepManifest, wantCode: CodeModeMismatch},
 		{name: "manifest-file-count", reason: "the metadata's file count disagrees with the lines",
 			build: mut(func(a *zarc) {
-				m := a.find(ManifestName).content()
+				m := a.find(archive.ManifestName).content()
 				a.setManifest(bytes.Replace(m, []byte("# files: 6\n"), []byte("# files: 7\n"), 1))
-			}), wantStep: StepManifest, wantCode: CodeManifestMeta},
+			}), wantStep: StepManifest, wantCode: archive.CodeManifestMeta},
 		{name: "manifest-byte-count", reason: "the metadata's byte count disagrees with the files",
 			build: mut(func(a *zarc) {
-				m := a.find(ManifestName).content()
+				m := a.find(archive.ManifestName).content()
 				i := bytes.Index(m, []byte("# bytes: "))
 				j := i + bytes.IndexByte(m[i:], '\n')
 				a.setManifest(append(append(append([]byte(nil), m[:i]...), "# bytes: 1"...), m[j:]...))
-			}), wantStep: StepManifest, wantCode: CodeManifestMeta},
+			}), wantStep: StepManifest, wantCode: archive.CodeManifestMeta},
 		{name: "manifest-unknown-key", reason: "metadata the packager does not write",
 			build: mut(func(a *zarc) {
-				m := a.find(ManifestName).content()
+				m := a.find(archive.ManifestName).content()
 				a.setManifest(bytes.Replace(m, []byte("# files:"), []byte("# signed-by: mallory\n# files:"), 1))
-			}), wantStep: StepManifest, wantCode: CodeManifestSyntax},
+			}), wantStep: StepManifest, wantCode: archive.CodeManifestSyntax},
 
 		// Step 5: structure the parser lets through, caught by repacking.
 		{name: "stored-not-deflated", reason: "README.md stored although Deflate shrinks it: valid zip, not canonical",
@@ -298,7 +300,7 @@ func hostileCorpus() []hostile {
 				e := a.find("README.md")
 				data := []byte(strings.Repeat("catalogkit is a small, exact core.\n", 40))
 				e.data = data
-				e.both(func(h *hdr) { h.method, h.csize = MethodStore, uint32(len(data)) })
+				e.both(func(h *hdr) { h.method, h.csize = archive.MethodStore, uint32(len(data)) })
 			}), wantStep: StepRepack, wantCode: CodeRepackMismatch},
 		{name: "unsorted-entries", reason: "entries out of order",
 			build: mut(func(a *zarc) { a.ents[0], a.ents[1] = a.ents[1], a.ents[0] }), wantStep: StepRepack, wantCode: CodeRepackMismatch},
@@ -447,16 +449,16 @@ func TestHostileCorpus(t *testing.T) {
 	}
 }
 
-// TestCancelled checks that a cancelled run (Ctrl-C before parsing) stops,
-// says so, and leaves nothing behind.
+// TestCancelled checks that a cancelled run (Ctrl-C before the first step)
+// stops before reading anything, says so, and leaves nothing behind.
 func TestCancelled(t *testing.T) {
 	data := goodOnce()
 	sb := newSandbox(t, data)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rep := Verify(ctx, sb.archive, Options{TempDir: sb.tmp, NoExec: true})
-	if f := rep.FailedStep(); f == nil || f.Step != StepParse || f.Code() != CodeInterrupted {
-		t.Errorf("cancelled run failed at %s, want parse/interrupted\n%s", stepCode(f), text(rep))
+	if f := rep.FailedStep(); f == nil || f.Step != StepHash || f.Code() != CodeInterrupted {
+		t.Errorf("cancelled run failed at %s, want hash/interrupted\n%s", stepCode(f), text(rep))
 	}
 	sb.check(t, data)
 }
@@ -467,7 +469,7 @@ func TestReadSums(t *testing.T) {
 	for _, tt := range []struct {
 		name, reason, file string
 		want               string
-		wantCode           Code
+		wantCode           archive.Code
 	}{
 		{name: "text-mode", reason: "sha256sum's default output", file: sum + "  " + name + "\n", want: sum},
 		{name: "binary-mode", reason: "sha256sum -b output", file: sum + " *" + name + "\n", want: sum},
@@ -482,14 +484,14 @@ func TestReadSums(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "SHA256SUMS")
 			os.WriteFile(p, []byte(tt.file), 0o644)
 			got, err := ReadSums(p, name)
-			if CodeOf(errOrNil(err)) != tt.wantCode || got != tt.want {
+			if archive.CodeOf(errOrNil(err)) != tt.wantCode || got != tt.want {
 				t.Errorf("%s: ReadSums = %q, %v; want %q, code %q", tt.reason, got, err, tt.want, tt.wantCode)
 			}
 		})
 	}
 }
 
-func errOrNil(e *Error) error {
+func errOrNil(e *archive.Error) error {
 	if e == nil {
 		return nil
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogkit/catalogkit/internal/pack"
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // FuzzVerify runs the verifier (without the test re-run) on arbitrary bytes
@@ -34,7 +34,7 @@ func FuzzVerify(f *testing.F) {
 		sum := sha256.Sum256(data)
 		opts := Options{
 			SHA256: hex.EncodeToString(sum[:]), TempDir: sb.tmp, NoExec: true,
-			Limits: Limits{MaxEntries: 64, MaxFileSize: 1 << 20, MaxTotalSize: 1 << 20, MaxRatio: 100},
+			Limits: archive.Limits{MaxEntries: 64, MaxFileSize: 1 << 20, MaxTotalSize: 1 << 20, MaxRatio: 100},
 		}
 		rep := Verify(context.Background(), sb.archive, opts)
 		sb.check(t, data)
@@ -72,7 +72,7 @@ func smallBomb() []byte {
 	e := newEntry(testRoot+"/zeros", nil, false)
 	e.data = b.Bytes()
 	e.both(func(h *hdr) {
-		h.method, h.csize, h.usize, h.crc = MethodDeflate, uint32(b.Len()), 2<<20, zeroCRC(2<<20)
+		h.method, h.csize, h.usize, h.crc = archive.MethodDeflate, uint32(b.Len()), 2<<20, zeroCRC(2<<20)
 	})
 	a.ents = append(a.ents, e)
 	return a.bytes()
@@ -107,7 +107,7 @@ func repackWithStdlib(t *testing.T, data []byte) []byte {
 		}
 	}
 	var out bytes.Buffer
-	if _, err := pack.Pack(filepath.Join(dir, top), &out, pack.Options{}); err != nil {
+	if _, err := archive.Pack(context.Background(), filepath.Join(dir, top), &out, archive.Options{}); err != nil {
 		t.Fatalf("verify passed, the packager refuses the tree: %v", err)
 	}
 	return out.Bytes()

@@ -9,6 +9,6 @@ import (
 
 // setProcessGroup lets cancelling kill the go command only.
 func setProcessGroup(cmd *exec.Cmd) (reap func()) {
-	cmd.WaitDelay = 3 * time.Second
+	cmd.WaitDelay = 500 * time.Millisecond
 	return func() {}
 }

@@ -16,7 +16,7 @@ import (
 func setProcessGroup(cmd *exec.Cmd) (reap func()) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
-	cmd.WaitDelay = 3 * time.Second
+	cmd.WaitDelay = 500 * time.Millisecond
 	return func() {
 		if cmd.Process != nil {
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

@@ -3,29 +3,32 @@ package verify
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"path/filepath"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-func (v *verifier) stepRepack() (string, []*Error) {
+// stepRepack packs the extracted tree again with the writer, on all cores,
+// and compares the bytes as they stream with the archive's as step 1 read
+// them, then their SHA-256 with step 1's.
+func (v *verifier) stepRepack(s *StepResult) []*archive.Error {
 	repack := v.opts.Repack
 	if repack == nil {
-		repack = defaultRepack
+		repack = func(ctx context.Context, dir string, w io.Writer) (*archive.Result, error) {
+			return archive.Pack(ctx, dir, w, archive.Options{Limits: v.lim})
+		}
 	}
-	f, err := os.Open(v.rep.Archive)
+	want := bufio.NewReaderSize(io.NewSectionReader(v.src, 0, v.rep.Size+1), 256<<10)
+	cw := &compareWriter{want: want, h: sha256.New(), diff: -1}
+	res, err := repack(v.ctx, filepath.Join(v.dir, v.root), cw)
 	if err != nil {
-		return "", []*Error{{Code: CodeIO, Offset: -1, Detail: "reopening archive", Err: err}}
-	}
-	defer f.Close()
-	cw := &compareWriter{want: bufio.NewReaderSize(f, 256<<10), h: sha256.New(), diff: -1}
-	res, err := repack(filepath.Join(v.dir, v.root), cw)
-	if err != nil {
-		return "", []*Error{{Code: CodeRepackFailed, Entry: v.root, Offset: -1, Detail: "the packager refused the extracted tree", Err: err}}
+		return []*archive.Error{{Code: CodeRepackFailed, Entry: v.root, Offset: -1, Detail: "the writer refused the extracted tree", Err: err}}
 	}
 	if cw.diff < 0 {
 		if n, _ := io.Copy(io.Discard, cw.want); n > 0 {
@@ -35,29 +38,16 @@ func (v *verifier) stepRepack() (string, []*Error) {
 	got := hex.EncodeToString(cw.h.Sum(nil))
 	switch {
 	case cw.diff >= 0:
-		return "", []*Error{errAt(CodeRepackMismatch, v.entryAt(cw.diff), cw.diff, "repacking the extracted tree gives different bytes (%d bytes, archive has %d)", cw.n, v.rep.Size)}
+		return []*archive.Error{{Code: CodeRepackMismatch, Entry: v.arch.EntryAt(cw.diff), Offset: cw.diff,
+			Detail: fmt.Sprintf("repacking the extracted tree gives different bytes (%d bytes, archive has %d)", cw.n, v.rep.Size)}}
 	case res.TreeHash != v.rep.TreeHash:
-		return "", []*Error{errf(CodeRepackMismatch, v.root, "repacked tree hash %s, manifest's %s", res.TreeHash, v.rep.TreeHash)}
+		return []*archive.Error{errf(CodeRepackMismatch, v.root, "repacked tree hash %s, manifest's %s", res.TreeHash, v.rep.TreeHash)}
 	case got != v.rep.SHA256:
 		// Same bytes as the file now, but not as hashed in step 1: the file changed.
-		return "", []*Error{errAt(CodeRepackMismatch, "", -1, "repacked sha256 %s is not the archive's %s: the archive changed during verification", got, v.rep.SHA256)}
+		return []*archive.Error{errf(CodeRepackMismatch, "", "repacked sha256 %s is not the archive's %s: the archive changed during verification", got, v.rep.SHA256)}
 	}
-	return fmt.Sprintf("repacking the extracted tree gives the same %d bytes (sha256 %s)", cw.n, got), nil
-}
-
-// entryAt names the entry whose local header or data holds byte off, or ""
-// for the central directory.
-func (v *verifier) entryAt(off int64) string {
-	name := ""
-	for _, e := range v.arch.entries {
-		if e.Offset > off {
-			break
-		}
-		if off < e.DataOffset+int64(e.CSize) {
-			name = e.Name
-		}
-	}
-	return name
+	s.Summary = fmt.Sprintf("repacking the extracted tree gives the same %d bytes (sha256 %s)", cw.n, got)
+	return nil
 }
 
 // compareWriter compares what is written with the bytes of want, records the

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // A TestPlan says what step 6 runs in the extracted tree and what it must see.
@@ -31,9 +33,29 @@ type TestPlan struct {
 	// Required lists other tests that must have run and passed (the records
 	// check).
 	Required []TestID
-	// GOCACHE, if set, is used instead of a fresh build cache (tests only: it
-	// saves compiling the standard library on every run).
+	// GOCACHE, if set, is the build cache to use; empty means [BuildCache]
+	// unless Cold is set.
 	GOCACHE string
+	// Cold runs with an empty build cache made for this run and removed
+	// after it: nothing is reused from an earlier run, at the cost of
+	// compiling the standard library (tens of seconds).
+	Cold bool
+}
+
+// BuildCache returns catalogkit's own Go build cache, where step 6 keeps
+// compiled packages between runs: "catalogkit/go-build" under
+// os.UserCacheDir(). Go's build cache is content-addressed (an entry's key
+// hashes the exact inputs of the compile), so reusing it is sound: a later
+// run gets an entry only for the very same inputs. It is kept apart from
+// the user's GOCACHE so that builds of code from a downloaded archive never
+// share a cache with the user's own builds: verify leaves nothing in theirs,
+// and deleting this folder (or --cold-cache) resets verify alone.
+func BuildCache() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "catalogkit", "go-build"), nil
 }
 
 // A TestID names a top-level test in a package given relative to the module.
@@ -67,116 +89,154 @@ type testEvent struct {
 	FailedBuild string
 }
 
-func (v *verifier) stepTests() (string, []*Error) {
+// skipTests says why step 6 does not run: the user asked so (--no-exec),
+// or the archive's identity was not checked, so its code is not executed.
+func (v *verifier) skipTests() (why string, requested bool, err *archive.Error) {
+	switch {
+	case v.opts.NoExec:
+		return "--no-exec given: the archive's code was not executed", false, nil
+	case v.rep.Step(StepHash).Status != Passed:
+		return "the archive's identity was not checked, so its code was not executed; give --sha256 or --sums, or --no-exec",
+			true, errf(CodeNotVerified, "", "archive hash not checked")
+	}
+	return "", true, nil
+}
+
+func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 	p := v.plan
 	tree := filepath.Join(v.dir, v.root)
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		return "", []*Error{{Code: CodeNoGo, Offset: -1, Detail: "no go command on PATH to re-run the tests (install Go from https://go.dev/dl/, or pass --no-exec to skip this step)", Err: err}}
+		return []*archive.Error{{Code: CodeNoGo, Offset: -1, Detail: "no go command on PATH to re-run the tests (install Go from https://go.dev/dl/, or pass --no-exec to skip this step)", Err: err}}
 	}
 	ids, cerr := readCaseIDs(tree, p)
 	if cerr != nil {
-		return "", []*Error{cerr}
+		return []*archive.Error{cerr}
 	}
 	mod, merr := modulePath(tree)
 	if merr != nil {
-		return "", []*Error{merr}
+		return []*archive.Error{merr}
+	}
+	scratch, err := os.MkdirTemp(v.opts.TempDir, "catalogkit-verify-go-")
+	if err != nil {
+		return []*archive.Error{ioErr("", "creating a module cache", err)}
+	}
+	defer removeScratch(scratch)
+	env, cacheNote, eerr := testEnv(p, scratch)
+	if eerr != nil {
+		return []*archive.Error{eerr}
 	}
 
-	caches, err := os.MkdirTemp(v.opts.TempDir, "catalogkit-verify-cache-")
-	if err != nil {
-		return "", []*Error{{Code: CodeIO, Offset: -1, Detail: "creating module cache", Err: err}}
-	}
-	defer func() {
-		// The module cache is written read-only; make it removable.
-		filepath.WalkDir(caches, func(p string, d os.DirEntry, err error) error {
-			if err == nil && d.IsDir() {
-				os.Chmod(p, 0o700)
-			}
-			return nil
-		})
-		os.RemoveAll(caches)
-	}()
-	gocache := p.GOCACHE
-	if gocache == "" {
-		gocache = filepath.Join(caches, "gocache")
-	}
 	args := append([]string{"test", "-json", "-count=1"}, p.Patterns...)
 	cmd := exec.CommandContext(v.ctx, goBin, args...)
 	cmd.Dir = tree
-	tmp := filepath.Join(caches, "tmp")
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return "", []*Error{{Code: CodeIO, Offset: -1, Detail: "creating temporary directory", Err: err}}
-	}
-	cmd.Env = offlineEnv(filepath.Join(caches, "gomodcache"), gocache, tmp)
+	cmd.Env = env
 	reap := setProcessGroup(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", []*Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
 	}
 	if err := cmd.Start(); err != nil {
-		return "", []*Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
 	}
 	events, derr := decodeEvents(out)
 	io.Copy(io.Discard, out)
 	werr := cmd.Wait()
 	reap()
 	if v.ctx.Err() != nil {
-		return "", []*Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted while running the tests", Err: v.ctx.Err()}}
+		return []*archive.Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted while running the tests", Err: v.ctx.Err()}}
 	}
 	if derr != nil {
-		return "", []*Error{{Code: CodeTestRun, Offset: -1, Detail: "go test -json output is not test2json events", Err: derr}}
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "go test -json output is not test2json events", Err: derr}}
 	}
 	errs := checkEvents(events, mod, ids, p)
 	if werr != nil && len(errs) == 0 {
-		errs = append(errs, &Error{Code: CodeTestRun, Offset: -1, Detail: "go test failed: " + tail(stderr.String(), 800), Err: werr})
+		errs = append(errs, &archive.Error{Code: CodeTestRun, Offset: -1, Detail: "go test failed: " + tail(stderr.String(), 800), Err: werr})
 	}
 	if len(errs) > 0 {
-		return "", errs
+		return errs
 	}
 	req := make([]string, len(p.Required))
 	for i, t := range p.Required {
 		req[i] = t.Package + "." + t.Test
 	}
-	return fmt.Sprintf("tests passed: go test %s in a fresh directory, including the %d conformance tests (exactly the %d case ids of %s, run by %s) and %s; offline, empty module and build caches — this ran code from the archive with your permissions",
-		strings.Join(p.Patterns, " "), len(ids), len(ids), p.CasesGlob, p.CaseTest, strings.Join(req, ", ")), nil
+	s.Summary = fmt.Sprintf("tests passed: go test %s in a fresh directory, including the %d conformance tests (exactly the %d case ids of %s, run by %s) and %s; offline, an empty module cache, %s — this ran code from the archive with your permissions",
+		strings.Join(p.Patterns, " "), len(ids), len(ids), p.CasesGlob, p.CaseTest, strings.Join(req, ", "), cacheNote)
+	return nil
 }
 
-// offlineEnv is the caller's environment with every Go setting that could
-// reach the network, a workspace, another toolchain or shared caches
-// replaced, and temporary files (GOTMPDIR for the go command, TMPDIR for
-// the tests) in tmp, which is removed even if the processes are killed. CI is
-// dropped too: in this repository CI=true turns a missing optional tool
-// (python3 for the Python port's tests) from a loud skip into a failure, and
-// the re-run must need only a Go toolchain (README.md, "Checking a release").
-func offlineEnv(modcache, gocache, tmp string) []string {
-	var env []string
+// testEnv is the one place that builds step 6's environment: the caller's
+// environment with every Go setting that could reach the network, a
+// workspace, another toolchain or the user's caches replaced. The module
+// cache is a fresh, empty folder in scratch and GOPROXY is off, so only the
+// standard library and the archive's own packages can build; the build
+// cache is the plan's (catalogkit's own, see [BuildCache], or a fresh one in
+// scratch when Cold); temporary files (GOTMPDIR for the go command, TMPDIR
+// for the tests) go in scratch, which is removed even if the processes are
+// killed. -trimpath keeps the extraction folder's random name out of the
+// build's inputs, so that a second verify of the same archive finds its
+// packages compiled in the cache instead of compiling them again. CI is
+// dropped too: in this repository CI=true turns a missing
+// optional tool (python3 for the Python port's tests) from a loud skip into
+// a failure, and the re-run must need only a Go toolchain. It returns the
+// environment and a note for the report on the build cache used.
+func testEnv(p *TestPlan, scratch string) (env []string, cacheNote string, err *archive.Error) {
+	gocache, cacheNote := p.GOCACHE, "catalogkit's own build cache "+p.GOCACHE
+	switch {
+	case p.Cold:
+		gocache, cacheNote = filepath.Join(scratch, "go-build"), "an empty build cache (--cold-cache)"
+	case gocache == "":
+		d, cerr := BuildCache()
+		if cerr != nil {
+			gocache, cacheNote = filepath.Join(scratch, "go-build"), "an empty build cache (no user cache directory: "+cerr.Error()+")"
+			break
+		}
+		if mkerr := os.MkdirAll(d, 0o700); mkerr != nil {
+			return nil, "", ioErr(d, "creating catalogkit's build cache", mkerr)
+		}
+		gocache, cacheNote = d, "catalogkit's own build cache "+d
+	}
+	tmp := filepath.Join(scratch, "tmp")
+	if mkerr := os.Mkdir(tmp, 0o700); mkerr != nil {
+		return nil, "", ioErr("", "creating a temporary directory", mkerr)
+	}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if k == "CI" {
+		switch {
+		case k == "CI", k == "TMPDIR", k == "CGO_ENABLED":
 			continue
-		}
-		if strings.HasPrefix(k, "GO") || k == "CGO_ENABLED" || k == "TMPDIR" {
-			if k != "GOROOT" && k != "GOPATH" {
-				continue
-			}
+		case strings.HasPrefix(k, "GO") && k != "GOROOT" && k != "GOPATH":
+			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env,
+	env = append(env,
 		"GOPROXY=off", "GOSUMDB=off", "GONOSUMDB=", "GOPRIVATE=",
-		"GOFLAGS=-mod=readonly -buildvcs=false",
-		"GOMODCACHE="+modcache, "GOCACHE="+gocache,
+		"GOFLAGS=-mod=readonly -buildvcs=false -trimpath",
+		"GOMODCACHE="+filepath.Join(scratch, "gomodcache"), "GOCACHE="+gocache,
 		"GOTOOLCHAIN=local", "GOWORK=off", "GOENV=off", "CGO_ENABLED=0",
 		"GOTMPDIR="+tmp, "TMPDIR="+tmp,
 	)
+	return env, cacheNote, nil
+}
+
+// removeScratch removes step 6's scratch folder. The module cache is written
+// read-only, so its folders are made writable first.
+func removeScratch(dir string) {
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
 }
 
 // readCaseIDs reads the "id" of every case file in the extracted tree and
 // requires exactly p.WantCases distinct ids.
-func readCaseIDs(tree string, p *TestPlan) ([]string, *Error) {
+func readCaseIDs(tree string, p *TestPlan) ([]string, *archive.Error) {
 	files, err := filepath.Glob(filepath.Join(tree, filepath.FromSlash(p.CasesGlob)))
 	if err != nil {
 		return nil, errf(CodeCases, p.CasesGlob, "bad pattern: %v", err)
@@ -188,7 +248,7 @@ func readCaseIDs(tree string, p *TestPlan) ([]string, *Error) {
 		rel = filepath.ToSlash(rel)
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return nil, &Error{Code: CodeIO, Entry: rel, Offset: -1, Detail: "reading case", Err: err}
+			return nil, ioErr(rel, "reading case", err)
 		}
 		var c struct {
 			ID *string `json:"id"`
@@ -210,10 +270,10 @@ func readCaseIDs(tree string, p *TestPlan) ([]string, *Error) {
 }
 
 // modulePath reads the module path from the extracted go.mod.
-func modulePath(tree string) (string, *Error) {
+func modulePath(tree string) (string, *archive.Error) {
 	data, err := os.ReadFile(filepath.Join(tree, "go.mod"))
 	if err != nil {
-		return "", &Error{Code: CodeTestRun, Entry: "go.mod", Offset: -1, Detail: "reading go.mod", Err: err}
+		return "", &archive.Error{Code: CodeTestRun, Entry: "go.mod", Offset: -1, Detail: "reading go.mod", Err: err}
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
@@ -274,7 +334,7 @@ func SubtestName(parent, name string) string {
 // checkEvents requires that every case ran and passed as a subtest of the
 // case test, that no other subtest of it ran, that the required tests
 // passed, and that nothing failed.
-func checkEvents(events []testEvent, mod string, ids []string, p *TestPlan) []*Error {
+func checkEvents(events []testEvent, mod string, ids []string, p *TestPlan) []*archive.Error {
 	casePkg := path.Join(mod, p.CasePackage)
 	final := map[[2]string]string{} // package, test -> last of pass/fail/skip
 	output := map[[2]string][]string{}
@@ -303,7 +363,7 @@ func checkEvents(events []testEvent, mod string, ids []string, p *TestPlan) []*E
 	if len(broken) > 0 {
 		// Nothing ran in a package that did not build: report that alone.
 		sort.Strings(broken)
-		var errs []*Error
+		var errs []*archive.Error
 		for i, b := range broken {
 			if i > 0 && b == broken[i-1] {
 				continue
@@ -318,7 +378,7 @@ func checkEvents(events []testEvent, mod string, ids []string, p *TestPlan) []*E
 		}
 		return ""
 	}
-	var errs []*Error
+	var errs []*archive.Error
 	want := map[string]bool{}
 	for _, id := range ids {
 		name := SubtestName(p.CaseTest, id)

@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // fakeRelease is a release-shaped tree whose conformance and records tests
@@ -109,7 +113,7 @@ func TestRerun(t *testing.T) {
 		files    []tfile
 		noHash   bool
 		noGo     bool
-		wantCode Code // "" means passed
+		wantCode archive.Code // "" means passed
 	}{
 		{name: "pass", reason: "21 cases ran and passed, and the records test", files: fakeRelease(21, nil)},
 		{name: "one-fails", reason: "a failing case fails the step", files: fakeRelease(21, map[int]string{7: "fail"}), wantCode: CodeTestsFailed},
@@ -159,8 +163,9 @@ func TestRerun(t *testing.T) {
 	}
 }
 
-// TestRerunFreshCache runs the default plan as catalogkit verify does: an
-// empty module cache and an empty build cache, offline.
+// TestRerunFreshCache runs the default plan as catalogkit verify
+// --cold-cache does: an empty module cache and an empty build cache,
+// offline.
 func TestRerunFreshCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles the standard library from scratch")
@@ -169,9 +174,14 @@ func TestRerunFreshCache(t *testing.T) {
 	data := packTree(fakeRelease(21, nil))
 	sb := newSandbox(t, data)
 	sum := sha256.Sum256(data)
-	rep := Verify(context.Background(), sb.archive, Options{SHA256: hex.EncodeToString(sum[:]), TempDir: sb.tmp})
+	plan := ReleaseTests()
+	plan.Cold = true
+	rep := Verify(context.Background(), sb.archive, Options{SHA256: hex.EncodeToString(sum[:]), TempDir: sb.tmp, Tests: plan})
 	if !rep.OK() || rep.Step(StepTests).Status != Passed {
 		t.Fatalf("fresh-cache run failed:\n%s", text(rep))
+	}
+	if s := rep.Step(StepTests).Summary; !strings.Contains(s, "an empty build cache (--cold-cache)") {
+		t.Errorf("the report does not say the cache was empty: %s", s)
 	}
 	sb.check(t, data)
 }
@@ -186,5 +196,55 @@ func TestSubtestName(t *testing.T) {
 		if got := SubtestName("T", tt.id); got != tt.want {
 			t.Errorf("SubtestName(%q) = %q, want %q", tt.id, got, tt.want)
 		}
+	}
+}
+
+// TestTestEnv checks the one function that builds step 6's environment:
+// offline, an empty module cache in the scratch folder, the build cache
+// catalogkit's own (or a fresh one with Cold), never the user's GOCACHE,
+// GOFLAGS or proxy, and no CI.
+func TestTestEnv(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("os.UserCacheDir follows XDG_CACHE_HOME on Linux only")
+	}
+	cacheHome := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cacheHome)
+	t.Setenv("GOCACHE", "/user/gocache")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "https://proxy.example")
+	t.Setenv("CI", "true")
+	tests := []struct {
+		name, reason string
+		cold         bool
+		wantCache    string
+	}{
+		{name: "warm", reason: "catalogkit's own cache under the user cache folder", wantCache: filepath.Join(cacheHome, "catalogkit", "go-build")},
+		{name: "cold", reason: "--cold-cache: a fresh cache in the scratch folder", cold: true, wantCache: "SCRATCH/go-build"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			scratch := t.TempDir()
+			env, _, err := testEnv(&TestPlan{Cold: tt.cold}, scratch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, kv := range env {
+				k, v, _ := strings.Cut(kv, "=")
+				if _, dup := got[k]; dup {
+					t.Errorf("%s set twice", k)
+				}
+				got[k] = strings.ReplaceAll(v, scratch, "SCRATCH")
+			}
+			want := map[string]string{
+				"GOCACHE": strings.ReplaceAll(tt.wantCache, scratch, "SCRATCH"), "GOMODCACHE": "SCRATCH/gomodcache",
+				"GOPROXY": "off", "GOFLAGS": "-mod=readonly -buildvcs=false -trimpath", "TMPDIR": "SCRATCH/tmp", "CI": "",
+			}
+			for k, w := range want {
+				if got[k] != w {
+					t.Errorf("%s: %s=%q, want %q", tt.reason, k, got[k], w)
+				}
+			}
+		})
 	}
 }

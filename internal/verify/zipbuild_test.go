@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"hash/crc32"
 	"io"
@@ -11,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/catalogkit/catalogkit/internal/pack"
+	"github.com/catalogkit/catalogkit/internal/archive"
 
 	"github.com/klauspost/compress/flate"
 )
@@ -59,23 +60,23 @@ type tfile struct {
 }
 
 const testVersion = "0.1.0"
-const testRoot = RootPrefix + testVersion
+const testRoot = archive.TopPrefix + testVersion
 
 // newEntry returns the canonical entry for name, data and mode: Deflate at a
 // fixed level if that is strictly smaller, else Store.
 func newEntry(name string, data []byte, exec bool) *zent {
 	comp := deflate(data)
-	method, stored := uint16(MethodDeflate), comp
+	method, stored := uint16(archive.MethodDeflate), comp
 	if len(comp) >= len(data) {
-		method, stored = MethodStore, data
+		method, stored = archive.MethodStore, data
 	}
-	attrs := uint32(attrsRegular)
+	attrs := uint32(archive.AttrsRegular)
 	if exec {
-		attrs = attrsExec
+		attrs = archive.AttrsExec
 	}
 	h := hdr{
-		madeBy: VersionMadeBy, needed: VersionNeeded, flags: FlagUTF8, method: method,
-		mtime: DOSTime, mdate: DOSDate, crc: crc32.ChecksumIEEE(data),
+		madeBy: archive.CreatorVersion, needed: archive.ReaderVersion, flags: archive.Flags, method: method,
+		mtime: archive.DOSTime, mdate: archive.DOSDate, crc: crc32.ChecksumIEEE(data),
 		csize: uint32(len(stored)), usize: uint32(len(data)), name: name, eattr: attrs,
 	}
 	return &zent{local: h, central: h, data: stored}
@@ -112,7 +113,7 @@ func packTree(files []tfile) []byte {
 		}
 	}
 	var b bytes.Buffer
-	if _, err := pack.Pack(dir, &b, pack.Options{}); err != nil {
+	if _, err := archive.Pack(context.Background(), dir, &b, archive.Options{}); err != nil {
 		panic(err)
 	}
 	return b.Bytes()
@@ -121,15 +122,15 @@ func packTree(files []tfile) []byte {
 // fromBytes splits a canonical archive into entries that tests can mutate
 // and serialize again.
 func fromBytes(b []byte) *zarc {
-	arch, err := parseStructure(bytes.NewReader(b), int64(len(b)), DefaultLimits)
+	arch, err := archive.NewReader(bytes.NewReader(b), int64(len(b)), archive.DefaultLimits)
 	if err != nil {
 		panic(err)
 	}
 	a := &zarc{}
-	for _, e := range arch.entries {
+	for _, e := range arch.Entries {
 		h := hdr{
-			madeBy: e.MadeBy, needed: VersionNeeded, flags: e.Flags, method: e.Method,
-			mtime: DOSTime, mdate: DOSDate, crc: e.CRC32, csize: uint32(e.CSize), usize: uint32(e.USize),
+			madeBy: e.MadeBy, needed: archive.ReaderVersion, flags: e.Flags, method: e.Method,
+			mtime: archive.DOSTime, mdate: archive.DOSDate, crc: e.CRC32, csize: uint32(e.CSize), usize: uint32(e.USize),
 			name: e.Name, eattr: e.Attrs,
 		}
 		data := append([]byte(nil), b[e.DataOffset:e.DataOffset+int64(e.CSize)]...)
@@ -145,7 +146,7 @@ func canonical() *zarc { return fromBytes(goodOnce()) }
 
 // content returns the uncompressed data of e.
 func (e *zent) content() []byte {
-	if e.central.method == MethodStore {
+	if e.central.method == archive.MethodStore {
 		return append([]byte(nil), e.data...)
 	}
 	b, err := io.ReadAll(flate.NewReader(bytes.NewReader(e.data)))
@@ -262,10 +263,17 @@ func (a *zarc) add(name string, data []byte) *zent {
 
 // setManifest replaces the manifest entry's content.
 func (a *zarc) setManifest(data []byte) {
-	e := a.find(ManifestName)
+	e := a.find(archive.ManifestName)
 	*e = *newEntry(e.central.name, data, false)
 }
 
 func newBombWriter(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestSpeed) }
 
 func newLevelWriter(w io.Writer, level int) (io.WriteCloser, error) { return flate.NewWriter(w, level) }
+
+// ZIP record signatures, as the specification (APPNOTE.TXT) numbers them.
+const (
+	sigLocal   = 0x04034b50
+	sigCentral = 0x02014b50
+	sigEnd     = 0x06054b50
+)

@@ -9,8 +9,8 @@
 //
 // With -hash-only it runs step 1's hash alone and prints the SHA-256.
 // Otherwise it runs steps 1 to 5 with limits raised for the tree (the test
-// re-run does not apply) and repacks with [pack.Build] over every extracted
-// file, as internal/pack/benchpack packs; it prints each step's time and
+// re-run does not apply) and repacks with [archive.Build] over every extracted
+// file, as internal/archive/benchpack packs; it prints each step's time and
 // exits 1 unless every step passed.
 package main
 
@@ -24,9 +24,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/internal/pack"
+	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/verify"
 )
+
+// benchLimits are raised for the Go source tree, which is larger than any
+// release; benchpack packs with the same limits.
+var benchLimits = archive.Limits{MaxEntries: archive.MaxEntries, MaxFileSize: 1 << 30, MaxTotalSize: 1 << 34, MaxRatio: 1000}
 
 func main() {
 	hashOnly := flag.Bool("hash-only", false, "only hash the archive (step 1)")
@@ -46,13 +50,13 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		fmt.Printf("%s  %s\n", sum, filepath.Base(name))
+		fmt.Printf("%s  %s\n", sum, name)
 		return
 	}
 	rep := verify.Verify(context.Background(), name, verify.Options{
 		SumsFile: *sums,
 		NoExec:   true,
-		Limits:   verify.Limits{MaxEntries: 60000, MaxFileSize: 1 << 30, MaxTotalSize: 1 << 34, MaxRatio: 1000},
+		Limits:   benchLimits,
 		Repack:   repack,
 	})
 	var times []string
@@ -68,24 +72,24 @@ func main() {
 
 // repack packs every regular file of the extracted tree but the manifest,
 // with the version the top folder names.
-func repack(dir string, w io.Writer) (*pack.Result, error) {
-	var files []pack.File
+func repack(ctx context.Context, dir string, w io.Writer) (*archive.Result, error) {
+	var files []archive.File
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		rel, err := filepath.Rel(dir, p)
-		if err != nil || rel == pack.ManifestName {
+		if err != nil || rel == archive.ManifestName {
 			return err
 		}
-		files = append(files, pack.File{Path: filepath.ToSlash(rel)})
+		files = append(files, archive.File{Path: filepath.ToSlash(rel)})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	version := strings.TrimPrefix(filepath.Base(dir), "catalogkit-")
-	return pack.Build(dir, version, files, w, pack.Options{})
+	return archive.Build(ctx, dir, version, files, w, archive.Options{Limits: benchLimits})
 }
 
 func fail(err error) {

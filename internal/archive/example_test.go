@@ -1,13 +1,14 @@
-package pack_test
+package archive_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
 
-	"github.com/catalogkit/catalogkit/internal/pack"
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // ExamplePack packs a three-file tree (notes.txt is not in the allowlist).
@@ -32,7 +33,7 @@ func ExamplePack() {
 	}
 
 	var buf bytes.Buffer
-	res, err := pack.Pack(dir, &buf, pack.Options{})
+	res, err := archive.Pack(context.Background(), dir, &buf, archive.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

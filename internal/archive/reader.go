@@ -1,80 +1,21 @@
-package verify
+package archive
 
 import (
 	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"strings"
 
-	"github.com/catalogkit/catalogkit/internal/pack"
 	"github.com/klauspost/compress/flate"
 )
 
-// The archive format the packager writes, and so the only one the strict
-// reader accepts.
-const (
-	sigLocal   = 0x04034b50
-	sigCentral = 0x02014b50
-	sigEnd     = 0x06054b50
-	sigEnd64   = 0x06064b50
-	sigLoc64   = 0x07064b50
-
-	localLen   = 30
-	centralLen = 46
-	endLen     = 22
-
-	// The packager's fixed header fields: "version made by" (Unix, 2.0),
-	// "version needed" (2.0), the timestamp 1980-01-01 00:00:00, the flags
-	// (bit 11, UTF-8, always and nothing else) and the two methods.
-	VersionMadeBy = pack.CreatorVersion
-	VersionNeeded = pack.ReaderVersion
-	DOSTime       = pack.DOSTime
-	DOSDate       = pack.DOSDate
-	FlagUTF8      = pack.Flags
-	MethodStore   = pack.MethodStore
-	MethodDeflate = pack.MethodDeflate
-
-	// MaxNameLen bounds the length of an entry name in bytes.
-	MaxNameLen = 1024
-
-	// attrsRegular and attrsExec are the external attributes of a 0644 and a
-	// 0755 regular file (Unix mode in the high 16 bits).
-	attrsRegular = (0o100000 | 0o644) << 16
-	attrsExec    = (0o100000 | 0o755) << 16
-)
-
-// Limits bound what the strict parse accepts. They are enforced on the
-// declared sizes before any data is read and on the actual bytes while they
-// stream, so a lying header cannot make the reader produce more than the
-// limits allow.
-type Limits struct {
-	MaxEntries   int   // number of entries
-	MaxFileSize  int64 // uncompressed bytes of one entry
-	MaxTotalSize int64 // uncompressed bytes of all entries together
-	// MaxRatio bounds expansion: an entry's uncompressed size may be at most
-	// MaxRatio times its compressed size plus RatioSlack bytes.
-	MaxRatio int64
-}
-
-// RatioSlack is the allowance added to MaxRatio × compressed size, so that
-// small, very regular files (an empty line repeated) are not mistaken for
-// bombs.
-const RatioSlack = 64 << 10
-
-// DefaultLimits are generous for a catalogkit release (tens of files, well
-// under a megabyte) and small enough that a hostile archive cannot fill a disk.
-var DefaultLimits = Limits{
-	MaxEntries:   10000,
-	MaxFileSize:  64 << 20,
-	MaxTotalSize: 512 << 20,
-	MaxRatio:     100,
-}
-
-// An entry is one file of a strictly parsed archive.
-type entry struct {
+// An Entry is one file of a strictly parsed archive.
+type Entry struct {
 	Name       string
 	Method     uint16
 	Flags      uint16
@@ -88,7 +29,7 @@ type entry struct {
 }
 
 // Mode returns the entry's Unix permission bits and type, as io/fs sees them.
-func (e *entry) Mode() fs.FileMode {
+func (e *Entry) Mode() fs.FileMode {
 	unix := e.Attrs >> 16
 	m := fs.FileMode(unix & 0o777)
 	switch unix & 0o170000 {
@@ -103,20 +44,28 @@ func (e *entry) Mode() fs.FileMode {
 	return m
 }
 
-// archive is the result of a strict parse: the entries in file order.
-type archive struct {
+// A Reader is a strictly parsed archive: the entries in file order, each
+// checked against the format's fixed fields and the limits.
+type Reader struct {
 	r       io.ReaderAt
 	size    int64
-	entries []*entry
-	total   uint64 // sum of uncompressed sizes
+	Entries []*Entry
+	Total   uint64 // sum of the declared uncompressed sizes
 }
 
-// parseStructure reads the end record, the central directory and every local
-// header, and checks that they describe exactly the packager's layout: entries
-// contiguous from byte 0, each local header equal to its central record, the
-// central directory right after the last entry, the end record right after
-// it, nothing else. It reads no entry data.
-func parseStructure(r io.ReaderAt, size int64, lim Limits) (*archive, error) {
+// NewReader reads the end record, the central directory and every local
+// header of the archive of size bytes in r, and checks that they describe
+// exactly the layout the writer writes: entries contiguous from byte 0, each
+// local header equal to its central record, the central directory right
+// after the last entry, the end record right after it, nothing else; the
+// fixed header fields; and lim (zero fields mean DefaultLimits) on the
+// declared sizes. It reads no entry data: [Reader.Open] checks the data while
+// it streams. Every refusal is an *[Error] with its code and byte offset.
+func NewReader(r io.ReaderAt, size int64, lim Limits) (*Reader, error) {
+	lim = lim.OrDefault()
+	if size > MaxSize {
+		return nil, errAt(CodeTooLarge, "", 0, "%d bytes: no archive of this format reaches 4 GiB (it never uses ZIP64)", size)
+	}
 	if size < endLen {
 		if size == 0 {
 			return nil, errAt(CodeNotZip, "", 0, "file is empty")
@@ -125,7 +74,7 @@ func parseStructure(r io.ReaderAt, size int64, lim Limits) (*archive, error) {
 	}
 	var end [endLen]byte
 	if _, err := r.ReadAt(end[:], size-endLen); err != nil {
-		return nil, &Error{Code: CodeIO, Offset: size - endLen, Detail: "reading end record", Err: err}
+		return nil, ioErr("", size-endLen, "reading end record", err)
 	}
 	if le32(end[0:]) != sigEnd {
 		return nil, diagnoseEnd(r, size)
@@ -159,7 +108,7 @@ func parseStructure(r io.ReaderAt, size int64, lim Limits) (*archive, error) {
 		return nil, errAt(CodeTruncated, "", endOff, "central directory (%d bytes at %d) runs past the end record", cdSize, cdOff)
 	}
 
-	a := &archive{r: r, size: size}
+	a := &Reader{r: r, size: size}
 	cd := bufio.NewReaderSize(io.NewSectionReader(r, cdOff, cdSize), 64<<10)
 	pos := int64(0) // where the next local header must start
 	cdPos := cdOff
@@ -172,11 +121,11 @@ func parseStructure(r io.ReaderAt, size int64, lim Limits) (*archive, error) {
 		if e.USize > uint64(lim.MaxFileSize) {
 			return nil, errAt(CodeFileTooLarge, e.Name, cdPos, "declares %d bytes, limit is %d", e.USize, lim.MaxFileSize)
 		}
-		a.total += e.USize
-		if a.total > uint64(lim.MaxTotalSize) {
-			return nil, errAt(CodeTotalTooLarge, e.Name, cdPos, "entries declare %d bytes so far, limit is %d", a.total, lim.MaxTotalSize)
+		a.Total += e.USize
+		if a.Total > uint64(lim.MaxTotalSize) {
+			return nil, errAt(CodeTotalTooLarge, e.Name, cdPos, "entries declare %d bytes so far, limit is %d", a.Total, lim.MaxTotalSize)
 		}
-		if e.Method == MethodDeflate && lim.MaxRatio > 0 && e.USize > uint64(lim.MaxRatio)*e.CSize+RatioSlack {
+		if e.Method == MethodDeflate && !lim.ratioOK(e.USize, e.CSize) {
 			return nil, errAt(CodeRatio, e.Name, cdPos, "declares %d bytes from %d compressed, more than %d:1", e.USize, e.CSize, lim.MaxRatio)
 		}
 		switch {
@@ -191,7 +140,7 @@ func parseStructure(r io.ReaderAt, size int64, lim Limits) (*archive, error) {
 			return nil, err
 		}
 		pos = e.DataOffset + int64(e.CSize)
-		a.entries = append(a.entries, e)
+		a.Entries = append(a.Entries, e)
 	}
 	if cdPos != cdOff+cdSize {
 		return nil, errAt(CodeGap, "", cdPos, "%d unused bytes at the end of the central directory", cdOff+cdSize-cdPos)
@@ -211,7 +160,7 @@ func diagnoseEnd(r io.ReaderAt, size int64) error {
 	start := max(0, size-(endLen+1<<16))
 	buf := make([]byte, size-start)
 	if _, err := r.ReadAt(buf, start); err != nil {
-		return &Error{Code: CodeIO, Offset: start, Detail: "reading archive tail", Err: err}
+		return ioErr("", start, "reading archive tail", err)
 	}
 	for i := len(buf) - endLen; i >= 0; i-- {
 		if le32(buf[i:]) != sigEnd {
@@ -235,7 +184,7 @@ func diagnoseEnd(r io.ReaderAt, size int64) error {
 
 // readCentral reads one central directory record at offset off and checks the
 // fields that must be fixed.
-func readCentral(cd *bufio.Reader, off, cdEnd int64) (*entry, error) {
+func readCentral(cd *bufio.Reader, off, cdEnd int64) (*Entry, error) {
 	var h [centralLen]byte
 	if _, err := io.ReadFull(cd, h[:]); err != nil {
 		return nil, errAt(CodeTruncated, "", off, "central directory ends inside a record")
@@ -254,7 +203,7 @@ func readCentral(cd *bufio.Reader, off, cdEnd int64) (*entry, error) {
 	if _, err := io.ReadFull(cd, name); err != nil {
 		return nil, errAt(CodeTruncated, "", off, "central directory ends inside a name")
 	}
-	e := &entry{
+	e := &Entry{
 		Name:   string(name),
 		MadeBy: le16(h[4:]),
 		Flags:  le16(h[8:]),
@@ -282,8 +231,8 @@ func readCentral(cd *bufio.Reader, off, cdEnd int64) (*entry, error) {
 	if disk, internal := le16(h[34:]), le16(h[36:]); disk != 0 || internal != 0 {
 		return nil, errAt(CodeAttributes, e.Name, off, "disk number %d, internal attributes %#x", disk, internal)
 	}
-	if e.MadeBy != VersionMadeBy {
-		return nil, errAt(CodeVersion, e.Name, off, "version made by %#04x, want %#04x", e.MadeBy, VersionMadeBy)
+	if e.MadeBy != CreatorVersion {
+		return nil, errAt(CodeVersion, e.Name, off, "version made by %#04x, want %#04x", e.MadeBy, CreatorVersion)
 	}
 	return e, nil
 }
@@ -294,21 +243,21 @@ func isZip64Extra(cd *bufio.Reader, n int) bool {
 	return err == nil && len(b) == 2 && le16(b) == 0x0001
 }
 
-// checkFixed checks the fields every header of the packager's format fixes.
-func checkFixed(e *entry, needed, dtime, ddate uint16, off int64, where string) error {
+// checkFixed checks the fields every header of the format fixes.
+func checkFixed(e *Entry, needed, dtime, ddate uint16, off int64, where string) error {
 	switch {
 	case e.Flags&1 != 0 || e.Flags&(1<<6) != 0:
 		return errAt(CodeEncrypted, e.Name, off, "%s flags %#04x mark the entry encrypted", where, e.Flags)
 	case e.Flags&(1<<3) != 0:
 		return errAt(CodeDataDescriptor, e.Name, off, "%s flags %#04x defer CRC and sizes to a data descriptor", where, e.Flags)
-	case e.Flags != FlagUTF8:
-		return errAt(CodeFlags, e.Name, off, "%s flags %#04x, want exactly %#04x (bit 11, utf-8)", where, e.Flags, FlagUTF8)
+	case e.Flags != Flags:
+		return errAt(CodeFlags, e.Name, off, "%s flags %#04x, want exactly %#04x (bit 11, utf-8)", where, e.Flags, Flags)
 	case e.Method != MethodStore && e.Method != MethodDeflate:
 		return errAt(CodeMethod, e.Name, off, "compression method %d, only store (0) and deflate (8) are allowed", e.Method)
 	case e.Method == MethodStore && e.CSize != e.USize:
 		return errAt(CodeSizeMismatch, e.Name, off, "stored entry with compressed size %d and size %d", e.CSize, e.USize)
-	case needed != VersionNeeded:
-		return errAt(CodeVersion, e.Name, off, "%s needs version %d, want %d", where, needed, VersionNeeded)
+	case needed != ReaderVersion:
+		return errAt(CodeVersion, e.Name, off, "%s needs version %d, want %d", where, needed, ReaderVersion)
 	case dtime != DOSTime || ddate != DOSDate:
 		return errAt(CodeTimestamp, e.Name, off, "%s timestamp %#04x %#04x is not 1980-01-01 00:00:00", where, ddate, dtime)
 	}
@@ -317,18 +266,18 @@ func checkFixed(e *entry, needed, dtime, ddate uint16, off int64, where string) 
 
 // checkLocal reads e's local header and requires it to equal the central
 // record, with its data ending before the central directory at cdOff.
-func checkLocal(r io.ReaderAt, e *entry, cdOff int64) error {
+func checkLocal(r io.ReaderAt, e *Entry, cdOff int64) error {
 	var h [localLen]byte
 	if e.Offset+localLen > cdOff {
 		return errAt(CodeTruncated, e.Name, e.Offset, "local header runs into the central directory")
 	}
 	if _, err := r.ReadAt(h[:], e.Offset); err != nil {
-		return &Error{Code: CodeIO, Entry: e.Name, Offset: e.Offset, Detail: "reading local header", Err: err}
+		return ioErr(e.Name, e.Offset, "reading local header", err)
 	}
 	if le32(h[0:]) != sigLocal {
 		return errAt(CodeHeaderMismatch, e.Name, e.Offset, "no local header signature where the central record points")
 	}
-	l := entry{
+	l := Entry{
 		Name:   e.Name,
 		Flags:  le16(h[6:]),
 		Method: le16(h[8:]),
@@ -352,7 +301,7 @@ func checkLocal(r io.ReaderAt, e *entry, cdOff int64) error {
 	}
 	name := make([]byte, nameLen)
 	if _, err := r.ReadAt(name, e.Offset+localLen); err != nil {
-		return &Error{Code: CodeIO, Entry: e.Name, Offset: e.Offset, Detail: "reading local name", Err: err}
+		return ioErr(e.Name, e.Offset, "reading local name", err)
 	}
 	var diffs []string
 	if string(name) != e.Name {
@@ -380,20 +329,53 @@ func checkLocal(r io.ReaderAt, e *entry, cdOff int64) error {
 	return nil
 }
 
-// open returns a reader of e's uncompressed bytes that fails with an *Error
+// Open returns a reader of e's uncompressed bytes that fails with an *Error
 // as soon as the data exceeds the declared size, and at the end if the size,
 // the CRC-32 or the compressed length is not the declared one. It never
 // produces more than e.USize bytes.
-func (a *archive) open(e *entry) io.Reader {
-	src := io.NewSectionReader(a.r, e.DataOffset, int64(e.CSize))
-	cr := &countingReader{br: bufio.NewReaderSize(src, 32<<10)}
-	er := &entryReader{e: e, crc: crc32.NewIEEE(), cr: cr}
-	if e.Method == MethodStore {
-		er.r = cr
+func (a *Reader) Open(e *Entry) io.Reader {
+	var s Stream
+	s.Reset(a, e)
+	return &s
+}
+
+// A Stream reads one entry's data, checked as [Reader.Open] describes. Its
+// buffers and Deflate state are reused by [Stream.Reset], so that a worker
+// that reads thousands of entries allocates once. The zero value is ready
+// for Reset.
+type Stream struct {
+	e    *Entry
+	src  io.SectionReader
+	br   *bufio.Reader
+	cr   countingReader
+	fr   io.ReadCloser // the Deflate reader, reset for each Deflate entry
+	r    io.Reader     // cr or fr
+	crc  hash.Hash32
+	n    uint64
+	done error
+}
+
+// Reset makes s read entry e of a.
+func (s *Stream) Reset(a *Reader, e *Entry) {
+	s.e, s.n, s.done = e, 0, nil
+	s.src = *io.NewSectionReader(a.r, e.DataOffset, int64(e.CSize))
+	if s.br == nil {
+		s.br = bufio.NewReaderSize(&s.src, 64<<10)
+		s.crc = crc32.NewIEEE()
 	} else {
-		er.r = flate.NewReader(cr)
+		s.br.Reset(&s.src)
+		s.crc.Reset()
 	}
-	return er
+	s.cr = countingReader{br: s.br}
+	s.r = &s.cr
+	if e.Method == MethodDeflate {
+		if s.fr == nil {
+			s.fr = flate.NewReader(&s.cr)
+		} else {
+			s.fr.(flate.Resetter).Reset(&s.cr, nil)
+		}
+		s.r = s.fr
+	}
 }
 
 type countingReader struct {
@@ -415,63 +397,134 @@ func (c *countingReader) ReadByte() (byte, error) {
 	return b, err
 }
 
-type entryReader struct {
-	e   *entry
-	r   io.Reader
-	cr  *countingReader
-	crc interface {
-		Sum32() uint32
-		Write([]byte) (int, error)
+func (s *Stream) Read(p []byte) (int, error) {
+	if s.done != nil {
+		return 0, s.done
 	}
-	n    uint64
-	done error
-}
-
-func (er *entryReader) Read(p []byte) (int, error) {
-	if er.done != nil {
-		return 0, er.done
-	}
-	e := er.e
+	e := s.e
 	// Ask for one byte past the declared size, so that a lie shows.
-	if rem := e.USize + 1 - er.n; uint64(len(p)) > rem {
+	if rem := e.USize + 1 - s.n; uint64(len(p)) > rem {
 		p = p[:rem]
 	}
-	n, err := er.r.Read(p)
-	er.n += uint64(n)
-	if er.n > e.USize {
-		er.done = errAt(CodeSizeMismatch, e.Name, e.DataOffset, "data is longer than the declared %d bytes", e.USize)
-		n -= int(er.n - e.USize)
-		er.crc.Write(p[:n])
-		return n, er.done
+	n, err := s.r.Read(p)
+	s.n += uint64(n)
+	if s.n > e.USize {
+		s.done = errAt(CodeSizeMismatch, e.Name, e.DataOffset, "data is longer than the declared %d bytes", e.USize)
+		n -= int(s.n - e.USize)
+		s.crc.Write(p[:n])
+		return n, s.done
 	}
-	er.crc.Write(p[:n])
+	s.crc.Write(p[:n])
 	if err == io.EOF {
-		er.done = er.finish()
-		return n, er.done
+		s.done = s.finish()
+		return n, s.done
 	}
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || e.Method == MethodDeflate {
-			er.done = &Error{Code: CodeBadDeflate, Entry: e.Name, Offset: e.DataOffset, Detail: "corrupt compressed data", Err: err}
+			s.done = &Error{Code: CodeBadDeflate, Entry: e.Name, Offset: e.DataOffset, Detail: "corrupt compressed data", Err: err}
 		} else {
-			er.done = &Error{Code: CodeIO, Entry: e.Name, Offset: e.DataOffset, Detail: "reading entry data", Err: err}
+			s.done = ioErr(e.Name, e.DataOffset, "reading entry data", err)
 		}
-		return n, er.done
+		return n, s.done
 	}
 	return n, nil
 }
 
+// WriteTo copies the whole entry to w through a buffer of its own, so that
+// io.Copy does not allocate one per entry.
+func (s *Stream) WriteTo(w io.Writer) (int64, error) {
+	var buf [32 << 10]byte
+	var total int64
+	for {
+		n, err := s.Read(buf[:])
+		if n > 0 {
+			m, werr := w.Write(buf[:n])
+			total += int64(m)
+			if werr != nil {
+				return total, werr
+			}
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
 // finish runs the end-of-data checks and returns io.EOF if they pass.
-func (er *entryReader) finish() error {
-	e := er.e
+func (s *Stream) finish() error {
+	e := s.e
 	switch {
-	case er.n != e.USize:
-		return errAt(CodeSizeMismatch, e.Name, e.DataOffset, "data is %d bytes, declared %d", er.n, e.USize)
-	case er.cr.n != int64(e.CSize):
-		return errAt(CodeBadDeflate, e.Name, e.DataOffset, "compressed stream ends after %d of %d bytes", er.cr.n, e.CSize)
-	case er.crc.Sum32() != e.CRC32:
-		return errAt(CodeCRC, e.Name, e.DataOffset, "crc-32 of data is %#08x, declared %#08x", er.crc.Sum32(), e.CRC32)
+	case s.n != e.USize:
+		return errAt(CodeSizeMismatch, e.Name, e.DataOffset, "data is %d bytes, declared %d", s.n, e.USize)
+	case s.cr.n != int64(e.CSize):
+		return errAt(CodeBadDeflate, e.Name, e.DataOffset, "compressed stream ends after %d of %d bytes", s.cr.n, e.CSize)
+	case s.crc.Sum32() != e.CRC32:
+		return errAt(CodeCRC, e.Name, e.DataOffset, "crc-32 of data is %#08x, declared %#08x", s.crc.Sum32(), e.CRC32)
 	}
 	return io.EOF
+}
+
+// EntryAt names the entry whose local header or data holds byte off of the
+// archive, or "" for the central directory.
+func (a *Reader) EntryAt(off int64) string {
+	name := ""
+	for _, e := range a.Entries {
+		if e.Offset > off {
+			break
+		}
+		if off < e.DataOffset+int64(e.CSize) {
+			name = e.Name
+		}
+	}
+	return name
+}
+
+// CheckNames checks every entry's name and type before anything is written:
+// the path rules ([CheckPath], then [CheckPaths] on the set), a single
+// top-level folder catalogkit-<version>/ with a valid version, and a regular
+// file of mode 0644 or 0755. It returns the top-level folder's name and
+// every problem found (not only the first): per-entry problems in entry
+// order, then the problems of the set.
+func (a *Reader) CheckNames() (top string, problems []*Error) {
+	var rel []string
+	for _, e := range a.Entries {
+		if err := CheckPath(e.Name); err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		t, r, ok := strings.Cut(e.Name, "/")
+		if top == "" {
+			top = t
+		}
+		switch {
+		case !ok || !strings.HasPrefix(t, TopPrefix) || CheckVersion(strings.TrimPrefix(t, TopPrefix)) != nil:
+			problems = append(problems, Errorf(CodeOutsideRoot, e.Name, "not under a top-level folder %s<version>/", TopPrefix))
+			continue
+		case t != top:
+			problems = append(problems, Errorf(CodeOutsideRoot, e.Name, "not under the single top-level folder %q", top+"/"))
+			continue
+		}
+		m := e.Mode()
+		switch {
+		case m.IsDir():
+			problems = append(problems, Errorf(CodeNotRegular, e.Name, "directory entry"))
+		case m&fs.ModeSymlink != 0:
+			problems = append(problems, Errorf(CodeNotRegular, e.Name, "symbolic link"))
+		case !m.IsRegular():
+			problems = append(problems, Errorf(CodeNotRegular, e.Name, "not a regular file (unix mode %#o)", e.Attrs>>16))
+		case e.Attrs != AttrsRegular && e.Attrs != AttrsExec:
+			problems = append(problems, Errorf(CodeMode, e.Name, "mode %v (attributes %#08x), want 0644 or 0755", m.Perm(), e.Attrs))
+		}
+		rel = append(rel, r)
+	}
+	for _, p := range checkPaths(rel, true) {
+		p.Entry = top + "/" + p.Entry
+		problems = append(problems, p)
+	}
+	return top, problems
 }
 
 func le16(b []byte) uint16 { return binary.LittleEndian.Uint16(b) }

@@ -1,6 +1,7 @@
-package pack
+package archive
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ func listDir(t *testing.T, dir string) []string {
 // TestWriteRelease checks the files written and the SHA256SUMS line.
 func TestWriteRelease(t *testing.T) {
 	_, out, res := writeSample(t)
-	if diff := cmp.Diff([]string{SumsName, "catalogkit-0.1.0.zip"}, listDir(t, out)); diff != "" {
+	if diff := cmp.Diff([]string{LockName, SumsName, "catalogkit-0.1.0.zip"}, listDir(t, out)); diff != "" {
 		t.Errorf("output directory (-want +got):\n%s", diff)
 	}
 	sums, err := os.ReadFile(filepath.Join(out, SumsName))
@@ -77,8 +78,13 @@ func TestWriteReleaseAtomic(t *testing.T) {
 			name:   "failure after both temporary files are complete",
 			reason: "nothing is renamed until everything is written and synced",
 			break_: func(t *testing.T, dir string) {
-				testHookBeforeRename = func() error { return errors.New("injected failure") }
-				t.Cleanup(func() { testHookBeforeRename = nil })
+				testHookPoint = func(point string) error {
+					if point == "sums-written" {
+						return errors.New("injected failure")
+					}
+					return nil
+				}
+				t.Cleanup(func() { testHookPoint = nil })
 			},
 			old: true,
 		},
@@ -86,8 +92,13 @@ func TestWriteReleaseAtomic(t *testing.T) {
 			name:   "file vanishes between selection and reading",
 			reason: "a read error aborts the archive being written",
 			break_: func(t *testing.T, dir string) {
-				testHookAfterSelect = func() { os.Remove(filepath.Join(dir, "internal", "big", "big.txt")) }
-				t.Cleanup(func() { testHookAfterSelect = nil })
+				testHookPoint = func(point string) error {
+					if point == "selected" {
+						os.Remove(filepath.Join(dir, "internal", "big", "big.txt"))
+					}
+					return nil
+				}
+				t.Cleanup(func() { testHookPoint = nil })
 			},
 			old: true,
 		},
@@ -110,10 +121,14 @@ func TestWriteReleaseAtomic(t *testing.T) {
 				before = listDir(t, out)
 			}
 			tt.break_(t, dir)
-			if _, err := WriteRelease(dir, out, Options{}); err == nil {
+			if _, err := WriteRelease(context.Background(), dir, out, Options{}); err == nil {
 				t.Fatalf("WriteRelease succeeded, want a failure (%s)", tt.reason)
 			}
-			if diff := cmp.Diff(before, listDir(t, out)); diff != "" {
+			got := listDir(t, out)
+			if len(got) > 0 && got[0] == LockName {
+				got = got[1:] // the lock file stays, by design
+			}
+			if diff := cmp.Diff(before, got); diff != "" {
 				t.Errorf("output directory after a failure (%s) (-want +got):\n%s", tt.reason, diff)
 			}
 			if tt.old {

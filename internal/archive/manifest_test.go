@@ -1,4 +1,4 @@
-package pack
+package archive
 
 import (
 	"strings"
@@ -41,7 +41,7 @@ func TestManifestGolden(t *testing.T) {
 		{Path: "VERSION", Size: 6, Mode: 0o644, SHA256: "e9dd8507f4bf0c6f42458e41aea833ad0bd3f6127272335eee9bf4d58541ed67"},
 		{Path: "run.sh", Size: 0, Mode: 0o755, SHA256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
 	}
-	body, h1, hx := manifest("0.1.0", files)
+	body, h1, hx := encodeManifest("0.1.0", files)
 	// Computed outside Go: printf '<line 1>\n<line 2>\n' | sha256sum, and
 	// the same digest in base64.
 	const wantHex = "ffbfd1fcaf22060e3e5ad4fb8d344114b5bbd128cf4b011b33aab68eb966dbf9"
@@ -70,7 +70,7 @@ e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  run.sh
 // TestParseManifestRejects checks that every deviation from the format fails.
 func TestParseManifestRejects(t *testing.T) {
 	good := func() string {
-		body, _, _ := manifest("0.1.0", []File{
+		body, _, _ := encodeManifest("0.1.0", []File{
 			{Path: "VERSION", Size: 6, Mode: 0o644, SHA256: "e9dd8507f4bf0c6f42458e41aea833ad0bd3f6127272335eee9bf4d58541ed67"},
 			{Path: "run.sh", Mode: 0o755, SHA256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
 		})

@@ -3,7 +3,7 @@
 # 11,000 files and 130 MB) with catalogkit's packager and with Info-ZIP
 # "zip -X -r -6", side by side, RUNS times each; report the medians, the
 # time and size ratios, and check that GOMAXPROCS=1 and GOMAXPROCS=2 give
-# identical bytes. Run from the repository root: bash internal/pack/bench.sh
+# identical bytes. Run from the repository root: bash internal/archive/bench.sh
 #
 # Both tools read the same directory: the extracted first archive, so both
 # archives hold exactly the same files (with MANIFEST.sha256) under the same
@@ -16,7 +16,7 @@ command -v unzip >/dev/null || { echo "bench.sh: unzip is not installed (apt-get
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/benchpack" ./internal/pack/benchpack
+go build -o "$tmp/benchpack" ./internal/archive/benchpack
 cp -r "$SRC" "$tmp/src"
 "$tmp/benchpack" -dir "$tmp/src" -out "$tmp/first.zip" >/dev/null
 mkdir "$tmp/x"

@@ -1,6 +1,7 @@
-package pack
+package archive
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -49,7 +50,7 @@ func BenchmarkPack(b *testing.B) {
 		b.Run(fmt.Sprintf("concurrency=%d", c), func(b *testing.B) {
 			b.SetBytes(total)
 			for b.Loop() {
-				if _, err := Pack(dir, io.Discard, Options{Concurrency: c}); err != nil {
+				if _, err := Pack(context.Background(), dir, io.Discard, Options{Concurrency: c}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,7 +1,28 @@
-// Package pack builds catalogkit's deterministic release archive: a ZIP whose
-// bytes depend only on the release files' paths, contents and executable bits
-// and on the version, a manifest inside it that standard tools check, and a
-// SHA256SUMS file beside it.
+// Package archive is catalogkit's release format, in both directions: a
+// deterministic ZIP whose bytes depend only on the release files' paths,
+// contents and executable bits and on the version, a manifest inside it that
+// standard tools check, and a SHA256SUMS file beside it. As archive/zip has
+// a reader, a writer and shared structures, and golang.org/x/mod/zip has
+// Create, CheckZip and Unzip over one set of checks, this package holds the
+// format once:
+//
+//   - format.go: the constants every header carries, the names, the sizes
+//     and the [Limits] that the writer and the reader share;
+//   - paths.go: one set of path rules ([CheckPath], [CheckPaths]), each
+//     refusal an *[Error] with a [Code] (errors.go lists them);
+//   - select.go and checkout.go: which files of a tree are the release;
+//   - writer.go: [Build] and [Pack]; release.go: [WriteRelease], the
+//     locked, crash-safe write of the archive and SHA256SUMS;
+//   - manifest.go: the one manifest encoder and its strict parser,
+//     [ParseManifest];
+//   - reader.go: the strict reader, [NewReader], which accepts exactly the
+//     layout the writer writes, checks the data while it streams
+//     ([Reader.Open]) and the names before anything is written
+//     ([Reader.CheckNames]).
+//
+// Package verify builds on it: it adds what a third party's check adds (the
+// expected hash, extraction, comparing the files on disk with the manifest,
+// the byte-identical repack, the re-run of the tests).
 //
 // # Selection
 //
@@ -15,8 +36,8 @@
 //
 // # Refusals
 //
-// The packager refuses, listing every offending path with its reason in a
-// *[SelectError]:
+// The writer refuses, listing every offending path with its code in a
+// *[RefusalError]:
 //
 //   - symbolic links and other non-regular files;
 //   - unclean paths (empty, absolute, "." or ".." elements, doubled slashes)
@@ -30,8 +51,11 @@
 //     files or directories;
 //   - a path used both as a file and as a directory, or listed twice;
 //   - the manifest's own name at the top, in any case;
-//   - files of 4 GiB or more, more than [MaxEntries] entries, or an archive
-//     of 4 GiB or more: the packager never writes ZIP64.
+//   - more entries, a larger file or total, or a higher compression ratio
+//     than [Options.Limits] ([DefaultLimits] unless told otherwise: the
+//     same limits catalogkit verify applies by default, so every archive
+//     the writer makes passes it), and an archive of 4 GiB or more: the
+//     format never uses ZIP64.
 //
 // # The archive
 //
@@ -81,5 +105,5 @@
 // tree hash is the SHA-256 of exactly those file lines, the construction of
 // golang.org/x/mod/sumdb/dirhash's Hash1 over paths relative to the top
 // folder: unlike the archive's SHA-256 it does not depend on the compressor.
-// [ParseManifest] parses it strictly.
-package pack
+// [ParseManifest] parses it strictly; it is the only manifest parser.
+package archive

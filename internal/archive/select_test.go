@@ -1,13 +1,15 @@
-package pack
+package archive
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,9 +28,9 @@ func TestSelectExclusions(t *testing.T) {
 	}
 	var want []File
 	for _, f := range sampleTree() {
-		mode := fs0644
+		mode := fs.FileMode(0o644)
 		if f.exec {
-			mode = fs0755
+			mode = 0o755
 		}
 		want = append(want, File{Path: f.path, Size: int64(len(f.data)), Mode: mode})
 	}
@@ -54,19 +56,19 @@ func TestRefusals(t *testing.T) {
 		name   string
 		reason string
 		setup  func(t *testing.T, dir string) // adds the bad entry to a good tree
-		want   []PathError
+		want   []refusal
 	}{
 		{
 			name:   "symlink to a file",
 			reason: "a link's target could be anything; links are never followed",
 			setup:  func(t *testing.T, dir string) { symlink(t, "catalog.go", filepath.Join(dir, "catalog/link.go")) },
-			want:   []PathError{{"catalog/link.go", ReasonSymlink}},
+			want:   []refusal{{"catalog/link.go", CodeNotRegular}},
 		},
 		{
 			name:   "symlink to a directory",
 			reason: "the walk must not descend into a linked directory",
 			setup:  func(t *testing.T, dir string) { symlink(t, "../conformance", filepath.Join(dir, "catalog/linkdir")) },
-			want:   []PathError{{"catalog/linkdir", ReasonSymlink}},
+			want:   []refusal{{"catalog/linkdir", CodeNotRegular}},
 		},
 		{
 			name:   "allowlisted top-level entry is a symlink",
@@ -75,7 +77,7 @@ func TestRefusals(t *testing.T) {
 				os.Remove(filepath.Join(dir, "README.md"))
 				symlink(t, "go.mod", filepath.Join(dir, "README.md"))
 			},
-			want: []PathError{{"README.md", ReasonSymlink}},
+			want: []refusal{{"README.md", CodeNotRegular}},
 		},
 		{
 			name:   "allowlisted file below a linked folder",
@@ -86,7 +88,7 @@ func TestRefusals(t *testing.T) {
 				}
 				symlink(t, "elsewhere", filepath.Join(dir, "dist"))
 			},
-			want: []PathError{{"dist", ReasonSymlink}},
+			want: []refusal{{"dist", CodeNotRegular}},
 		},
 		{
 			name:   "named pipe",
@@ -96,39 +98,39 @@ func TestRefusals(t *testing.T) {
 					t.Skipf("SKIPPED: cannot make a fifo here: %v", err)
 				}
 			},
-			want: []PathError{{"internal/fifo", ReasonNotRegular}},
+			want: []refusal{{"internal/fifo", CodeNotRegular}},
 		},
 		{
 			name:   "non-UTF-8 name",
 			reason: "the UTF-8 flag is set on every entry",
 			setup:  func(t *testing.T, dir string) { touch(t, dir, "records/bad\xff.json") },
-			want:   []PathError{{"records/bad\xff.json", ReasonNotUTF8}},
+			want:   []refusal{{"records/bad\xff.json", CodeNotUTF8}},
 		},
 		{
 			name:   "newline in a name",
 			reason: "sha256sum would escape it",
 			setup:  func(t *testing.T, dir string) { touch(t, dir, "testdata/two\nlines") },
-			want:   []PathError{{"testdata/two\nlines", ReasonEscape}},
+			want:   []refusal{{"testdata/two\nlines", CodeControlChar}},
 		},
 		{
 			name:   "backslash in a name",
 			reason: "sha256sum would escape it, and Windows reads it as a separator",
 			setup:  func(t *testing.T, dir string) { touch(t, dir, `testdata/back\slash`) },
-			want:   []PathError{{`testdata/back\slash`, ReasonEscape}},
+			want:   []refusal{{`testdata/back\slash`, CodeBackslash}},
 		},
 		{
 			name:   "control character in a name",
 			reason: "control characters need escaping",
 			setup:  func(t *testing.T, dir string) { touch(t, dir, "testdata/bell\x07") },
-			want:   []PathError{{"testdata/bell\x07", ReasonEscape}},
+			want:   []refusal{{"testdata/bell\x07", CodeControlChar}},
 		},
 		{
 			name:   "case-fold collision",
 			reason: "the two files would be one on macOS and Windows",
 			setup:  func(t *testing.T, dir string) { touch(t, dir, "catalog/Catalog.go") },
-			want: []PathError{
-				{"catalog/Catalog.go", ReasonFoldConflict + ` "catalog/catalog.go"`},
-				{"catalog/catalog.go", ReasonFoldConflict + ` "catalog/Catalog.go"`},
+			want: []refusal{
+				{"catalog/Catalog.go", CodeCaseCollision},
+				{"catalog/catalog.go", CodeCaseCollision},
 			},
 		},
 		{
@@ -138,9 +140,9 @@ func TestRefusals(t *testing.T) {
 				touch(t, dir, "testdata/caf\u00e9.txt")
 				touch(t, dir, "testdata/cafe\u0301.txt")
 			},
-			want: []PathError{
-				{"testdata/cafe\u0301.txt", ReasonFoldConflict + " " + strconv.Quote("testdata/caf\u00e9.txt")},
-				{"testdata/caf\u00e9.txt", ReasonFoldConflict + " " + strconv.Quote("testdata/cafe\u0301.txt")},
+			want: []refusal{
+				{"testdata/cafe\u0301.txt", CodeCaseCollision},
+				{"testdata/caf\u00e9.txt", CodeCaseCollision},
 			},
 		},
 		{
@@ -149,28 +151,28 @@ func TestRefusals(t *testing.T) {
 			setup: func(t *testing.T, dir string) {
 				touch(t, dir, "internal/Big")
 			},
-			want: []PathError{
-				{"internal/Big", ReasonFoldConflict + ` "internal/big/"`},
-				{"internal/big/", ReasonFoldConflict + ` "internal/Big"`},
+			want: []refusal{
+				{"internal/Big", CodeCaseCollision},
+				{"internal/big/", CodeCaseCollision},
 			},
 		},
 		{
 			name:   "Windows device name",
 			reason: "CON, AUX, NUL... cannot be created on Windows, with any extension",
 			setup:  func(t *testing.T, dir string) { touch(t, dir, "internal/aux.go") },
-			want:   []PathError{{"internal/aux.go", ReasonWindows + `: "aux.go" is a reserved device name`}},
+			want:   []refusal{{"internal/aux.go", CodeWindowsName}},
 		},
 		{
 			name:   "Windows forbidden character",
 			reason: "a colon names an alternate data stream on Windows",
 			setup:  func(t *testing.T, dir string) { touch(t, dir, "testdata/a:b") },
-			want:   []PathError{{"testdata/a:b", ReasonWindows + `: "a:b" contains ":"`}},
+			want:   []refusal{{"testdata/a:b", CodeDriveLetter}},
 		},
 		{
 			name:   "trailing dot",
 			reason: "Windows strips it, so two names could become one",
 			setup:  func(t *testing.T, dir string) { touch(t, dir, "testdata/x.") },
-			want:   []PathError{{"testdata/x.", ReasonWindows + `: "x." ends in a dot or a space`}},
+			want:   []refusal{{"testdata/x.", CodeWindowsName}},
 		},
 		{
 			name:   "file of 4 GiB",
@@ -178,17 +180,17 @@ func TestRefusals(t *testing.T) {
 			setup: func(t *testing.T, dir string) {
 				name := filepath.Join(dir, "testdata/huge.bin")
 				touch(t, dir, "testdata/huge.bin")
-				if err := os.Truncate(name, maxSize); err != nil {
+				if err := os.Truncate(name, MaxSize+1); err != nil {
 					t.Skipf("SKIPPED: cannot make a sparse file here: %v", err)
 				}
 			},
-			want: []PathError{{"testdata/huge.bin", ReasonTooLarge}},
+			want: []refusal{{"testdata/huge.bin", CodeFileTooLarge}},
 		},
 		{
 			name:   "missing VERSION",
 			reason: "the version names the top folder",
 			setup:  func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "VERSION")) },
-			want:   []PathError{{"VERSION", "required file is missing or not a regular file"}},
+			want:   []refusal{{"VERSION", CodeMissingFile}},
 		},
 	}
 	for _, tt := range tests {
@@ -196,12 +198,12 @@ func TestRefusals(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, sampleTree(), plain)
 			tt.setup(t, dir)
-			_, err := Select(dir)
-			var se *SelectError
+			_, err := Pack(context.Background(), dir, io.Discard, Options{})
+			var se *RefusalError
 			if !errors.As(err, &se) {
-				t.Fatalf("Select: got %v, want a *SelectError (%s)", err, tt.reason)
+				t.Fatalf("Pack: got %v, want a *RefusalError (%s)", err, tt.reason)
 			}
-			if diff := cmp.Diff(tt.want, se.Problems); diff != "" {
+			if diff := cmp.Diff(tt.want, refusals(se.Problems)); diff != "" {
 				t.Errorf("problems (%s) (-want +got):\n%s", tt.reason, diff)
 			}
 		})
@@ -220,14 +222,14 @@ func TestRefusalsAll(t *testing.T) {
 	touch(t, dir, "cmd/bad\xfe")
 
 	out := filepath.Join(t.TempDir(), "dist")
-	_, err := WriteRelease(dir, out, Options{})
-	var se *SelectError
+	_, err := WriteRelease(context.Background(), dir, out, Options{})
+	var se *RefusalError
 	if !errors.As(err, &se) {
-		t.Fatalf("WriteRelease: got %v, want a *SelectError", err)
+		t.Fatalf("WriteRelease: got %v, want a *RefusalError", err)
 	}
 	var got []string
 	for _, p := range se.Problems {
-		got = append(got, p.Path)
+		got = append(got, p.Entry)
 	}
 	want := []string{"catalog/link.go", "cmd/bad\xfe", "internal/CON", "records/NAÏVE CAFÉ.json", "records/naïve café.json", "testdata/two\nlines"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -249,34 +251,34 @@ func TestCheckPaths(t *testing.T) {
 		name   string
 		reason string
 		paths  []string
-		want   []PathError
+		want   []refusal
 	}{
 		{"clean", "ordinary paths pass", []string{"a/b.go", "a/c/d.txt", "README.md", "x y/z"}, nil},
-		{"empty", "an empty path names nothing", []string{""}, []PathError{{"", ReasonUnclean}}},
-		{"absolute", "absolute paths escape the top folder", []string{"/etc/passwd"}, []PathError{{"/etc/passwd", ReasonUnclean}}},
-		{"dot-dot", "traversal", []string{"../x", "a/../../x"}, []PathError{{"../x", ReasonUnclean}, {"a/../../x", ReasonUnclean}}},
-		{"dot element", "not clean", []string{"./a", "a/./b"}, []PathError{{"./a", ReasonUnclean}, {"a/./b", ReasonUnclean}}},
-		{"double slash and trailing slash", "not clean", []string{"a//b", "a/"}, []PathError{{"a//b", ReasonUnclean}, {"a/", ReasonUnclean}}},
-		{"file and directory", "a path cannot be both", []string{"a", "a/b"}, []PathError{{"a", ReasonFileDir}}},
-		{"listed twice", "one entry per path", []string{"a", "a"}, []PathError{{"a", "path is listed more than once"}}},
+		{"empty", "an empty path names nothing", []string{""}, []refusal{{"", CodeUncleanPath}}},
+		{"absolute", "absolute paths escape the top folder", []string{"/etc/passwd"}, []refusal{{"/etc/passwd", CodeAbsolutePath}}},
+		{"dot-dot", "traversal", []string{"../x", "a/../../x"}, []refusal{{"../x", CodeTraversal}, {"a/../../x", CodeTraversal}}},
+		{"dot element", "not clean", []string{"./a", "a/./b"}, []refusal{{"./a", CodeUncleanPath}, {"a/./b", CodeUncleanPath}}},
+		{"double slash and trailing slash", "not clean", []string{"a//b", "a/"}, []refusal{{"a//b", CodeUncleanPath}, {"a/", CodeNotRegular}}},
+		{"file and directory", "a path cannot be both", []string{"a", "a/b"}, []refusal{{"a", CodeFileDirClash}}},
+		{"listed twice", "one entry per path", []string{"a", "a"}, []refusal{{"a", CodeDuplicate}}},
 		{"fold of directories", "A/x and a/y put two directories in one on Windows", []string{"A/x", "a/y"},
-			[]PathError{{"A/", ReasonFoldConflict + ` "a/"`}, {"a/", ReasonFoldConflict + ` "A/"`}}},
+			[]refusal{{"A/", CodeCaseCollision}, {"a/", CodeCaseCollision}}},
 		{"unicode fold", "K (Kelvin sign) folds to k", []string{"\u212a", "k"},
-			[]PathError{{"k", ReasonFoldConflict + " \"\u212a\""}, {"\u212a", ReasonFoldConflict + ` "k"`}}},
-		{"manifest name", "the manifest is generated", []string{"MANIFEST.sha256", "sub/MANIFEST.sha256"}, []PathError{{"MANIFEST.sha256", ReasonManifestName}}},
-		{"manifest name in another case", "it would collide on extraction", []string{"manifest.SHA256"}, []PathError{{"manifest.SHA256", ReasonManifestName}}},
+			[]refusal{{"k", CodeCaseCollision}, {"\u212a", CodeCaseCollision}}},
+		{"manifest name", "the manifest is generated", []string{"MANIFEST.sha256", "sub/MANIFEST.sha256"}, []refusal{{"MANIFEST.sha256", CodeReservedName}}},
+		{"manifest name in another case", "it would collide on extraction", []string{"manifest.SHA256"}, []refusal{{"manifest.SHA256", CodeReservedName}}},
 		{"reserved with extension and case", "Windows ignores the extension", []string{"a/Nul.tar.gz", "lpt1", "COM¹.txt", "console"},
-			[]PathError{
-				{"a/Nul.tar.gz", ReasonWindows + `: "Nul.tar.gz" is a reserved device name`},
-				{"lpt1", ReasonWindows + `: "lpt1" is a reserved device name`},
-				{"COM¹.txt", ReasonWindows + `: "COM¹.txt" is a reserved device name`},
+			[]refusal{
+				{"a/Nul.tar.gz", CodeWindowsName},
+				{"lpt1", CodeWindowsName},
+				{"COM¹.txt", CodeWindowsName},
 			}},
-		{"trailing space", "Windows strips it", []string{"a /b"}, []PathError{{"a /b", ReasonWindows + `: "a " ends in a dot or a space`}}},
-		{"DEL and C1 controls", "need escaping", []string{"a\x7f", "b\u0085"}, []PathError{{"a\x7f", ReasonEscape}, {"b\u0085", ReasonEscape}}},
+		{"trailing space", "Windows strips it", []string{"a /b"}, []refusal{{"a /b", CodeWindowsName}}},
+		{"DEL and C1 controls", "need escaping", []string{"a\x7f", "b\u0085"}, []refusal{{"a\x7f", CodeControlChar}, {"b\u0085", CodeControlChar}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := CheckPaths(tt.paths)
+			got := refusals(CheckPaths(tt.paths))
 			sort.SliceStable(got, func(i, j int) bool { return got[i].Path < got[j].Path })
 			sort.SliceStable(tt.want, func(i, j int) bool { return tt.want[i].Path < tt.want[j].Path })
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -368,4 +370,18 @@ func touch(t *testing.T, dir, rel string) {
 	if err := os.WriteFile(name, []byte(rel), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A refusal is what the tests compare of an *Error: the path and the code.
+type refusal struct {
+	Path string
+	Code Code
+}
+
+func refusals(errs []*Error) []refusal {
+	var out []refusal
+	for _, e := range errs {
+		out = append(out, refusal{e.Entry, e.Code})
+	}
+	return out
 }

@@ -1,8 +1,9 @@
-package pack
+package archive
 
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -139,7 +140,7 @@ func writeTree(t testing.TB, root string, files []tfile, l layout) {
 func packBytes(t testing.TB, dir string, opts Options) ([]byte, *Result) {
 	t.Helper()
 	var buf bytes.Buffer
-	res, err := Pack(dir, &buf, opts)
+	res, err := Pack(context.Background(), dir, &buf, opts)
 	if err != nil {
 		t.Fatalf("Pack(%q): %v", dir, err)
 	}

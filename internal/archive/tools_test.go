@@ -1,6 +1,7 @@
-package pack
+package archive
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +18,7 @@ func writeSample(t *testing.T) (dir, out string, res *Result) {
 	dir = t.TempDir()
 	writeTree(t, dir, sampleTree(), hostile)
 	out = filepath.Join(t.TempDir(), "dist")
-	res, err := WriteRelease(dir, out, Options{})
+	res, err := WriteRelease(context.Background(), dir, out, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
-package pack
+package archive
 
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -23,6 +24,7 @@ import (
 	_ "time/tzdata" // so that TZ=Pacific/Kiritimati works without a zoneinfo database
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/klauspost/compress/flate"
 )
 
 var execLookPath = exec.LookPath
@@ -169,7 +171,7 @@ func TestHelperProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Pack(dir, f, Options{}); err != nil {
+	if _, err := Pack(context.Background(), dir, f, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -268,7 +270,7 @@ func TestArchiveLayout(t *testing.T) {
 		raw := data
 		if l.method == MethodDeflate {
 			var err error
-			raw, err = io.ReadAll(flateReader(data))
+			raw, err = io.ReadAll(flate.NewReader(bytes.NewReader(data)))
 			if err != nil {
 				t.Fatalf("%s: inflate: %v", l.name, err)
 			}
@@ -359,14 +361,14 @@ func TestGoReader(t *testing.T) {
 	var got, want []seen
 	var wantFiles []File
 	top := TopFolder("0.1.0")
-	want = append(want, seen{Name: top + ManifestName, Mode: 0o644, Modified: ModTime})
+	want = append(want, seen{Name: top + ManifestName, Mode: 0o644, Modified: time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)})
 	for _, f := range files {
 		mode := fs.FileMode(0o644)
 		if f.exec {
 			mode = 0o755
 		}
 		sum := sha256.Sum256(f.data)
-		want = append(want, seen{Name: top + f.path, Mode: mode, Modified: ModTime})
+		want = append(want, seen{Name: top + f.path, Mode: mode, Modified: time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)})
 		wantFiles = append(wantFiles, File{Path: f.path, Size: int64(len(f.data)), Mode: mode, SHA256: hex.EncodeToString(sum[:])})
 	}
 	sort.Slice(want, func(i, j int) bool { return want[i].Name < want[j].Name })
@@ -397,7 +399,7 @@ func TestGoReader(t *testing.T) {
 func TestBuildWriteError(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, sampleTree(), plain)
-	_, err := Pack(dir, failingWriter{after: 100}, Options{})
+	_, err := Pack(context.Background(), dir, failingWriter{after: 100}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "failed to write archive") {
 		t.Fatalf("Pack to a failing writer: got %v, want a write error", err)
 	}

@@ -1,10 +1,10 @@
 // Command benchpack packs every regular file of a directory tree with the
-// packager's general code path ([pack.Build]), for the benchmark script
-// internal/pack/bench.sh. It is not part of the catalogkit command.
+// packager's general code path ([archive.Build]), with limits raised for trees larger than a release, for the benchmark script
+// internal/archive/bench.sh. It is not part of the catalogkit command.
 //
 // Usage:
 //
-//	go run ./internal/pack/benchpack -dir TREE -out FILE.zip [-version 0.0.0-bench] [-c N] [-cpuprofile FILE]
+//	go run ./internal/archive/benchpack -dir TREE -out FILE.zip [-version 0.0.0-bench] [-c N] [-cpuprofile FILE]
 //
 // A MANIFEST.sha256 at the top of TREE (an extracted archive) is regenerated,
 // not packed. It prints the file count, the archive size, its SHA-256 and
@@ -13,6 +13,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -20,7 +21,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 
-	"github.com/catalogkit/catalogkit/internal/pack"
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 func main() {
@@ -54,7 +55,7 @@ func main() {
 }
 
 func run(dir, out, version string, conc int) error {
-	var files []pack.File
+	var files []archive.File
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -63,10 +64,10 @@ func run(dir, out, version string, conc int) error {
 		if err != nil {
 			return err
 		}
-		if rel == pack.ManifestName {
+		if rel == archive.ManifestName {
 			return nil
 		}
-		files = append(files, pack.File{Path: filepath.ToSlash(rel)})
+		files = append(files, archive.File{Path: filepath.ToSlash(rel)})
 		return nil
 	})
 	if err != nil {
@@ -77,7 +78,7 @@ func run(dir, out, version string, conc int) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	res, err := pack.Build(dir, version, files, w, pack.Options{Concurrency: conc})
+	res, err := archive.Build(context.Background(), dir, version, files, w, archive.Options{Concurrency: conc, Limits: archive.Limits{MaxEntries: archive.MaxEntries, MaxFileSize: 1 << 30, MaxTotalSize: 1 << 34, MaxRatio: 1000}})
 	if err == nil {
 		err = w.Flush()
 	}

@@ -1,0 +1,246 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// LockName is the lock file WriteRelease holds in the output folder while
+// it writes. It stays there (removing a lock file would let two runs lock
+// two different files).
+const LockName = ".catalogkit.lock"
+
+// tempPattern names WriteRelease's temporary files in the output folder.
+// Only a run holding the lock creates them, so any such file found under the
+// lock was left by a run that was killed; the next run removes it.
+const tempPattern = ".catalogkit-*.tmp"
+
+// ErrLocked is returned (wrapped) when another process holds the output
+// folder's lock.
+var ErrLocked = errors.New("another catalogkit pack is writing to this folder")
+
+// testHookPoint, if set, runs at each write point of WriteRelease, named as
+// in the list in WriteRelease's documentation; an error aborts the release
+// there as a crash would (a test kills the process in it).
+var testHookPoint func(point string) error
+
+// WriteRelease packs the release tree dir into outDir (created if missing):
+// the archive [ArchiveName](version) and [SumsName], one line in
+// "sha256sum -c" format. A reader of outDir never finds a SHA256SUMS that
+// names different bytes than the zip beside it, even if the process is
+// killed or the machine crashes at any point:
+//
+//  1. It takes an exclusive lock on outDir/.catalogkit.lock, or fails with
+//     [ErrLocked] at once if another pack holds it; then it removes the
+//     temporary files killed runs left ("selected", "locked").
+//  2. It writes the archive and SHA256SUMS to temporary files
+//     ".catalogkit-*.tmp" in outDir and syncs them ("zip-written",
+//     "sums-written"). Nothing under a final name has changed yet.
+//  3. If outDir already holds exactly these bytes, it removes the temporary
+//     files and is done. If it holds a different archive under the same
+//     name (the same version rebuilt from other files), it first removes
+//     SHA256SUMS and syncs the folder ("sums-removed"): between this point
+//     and step 5 outDir holds a zip without SHA256SUMS, never a mismatched
+//     pair. (No sequence of renames of two names can switch both at once.)
+//  4. It renames the archive into place and syncs the folder
+//     ("zip-renamed"). SHA256SUMS, if present, still names the older
+//     version's archive, which is still there.
+//  5. It renames SHA256SUMS into place and syncs the folder
+//     ("sums-renamed"): the commit point.
+//
+// On any failure before step 3, and on cancellation of ctx before it, the
+// temporary files are removed and outDir is as it was. Once step 3 has
+// begun, cancellation is ignored: the renames take milliseconds.
+func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *Result, err error) {
+	version, files, err := selectRelease(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := hook("selected"); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, fmt.Errorf("failed to create output directory: %w", err)
+	}
+	unlock, err := lockDir(filepath.Join(outDir, LockName))
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := removeStale(outDir); err != nil {
+		return nil, err
+	}
+	if err := hook("locked"); err != nil {
+		return nil, err
+	}
+
+	var temps []string
+	defer func() {
+		for _, t := range temps {
+			os.Remove(t)
+		}
+	}()
+	create := func(write func(w io.Writer) error) (string, error) {
+		f, err := os.CreateTemp(outDir, tempPattern)
+		if err != nil {
+			return "", err
+		}
+		temps = append(temps, f.Name())
+		bw := bufio.NewWriterSize(f, 1<<20)
+		err = write(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err == nil {
+			err = f.Chmod(0o644)
+		}
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return f.Name(), err
+	}
+	zipTmp, err := create(func(w io.Writer) error {
+		res, err = Build(ctx, dir, version, files, w, opts)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("failed to write release: %w", err)
+	}
+	if err := hook("zip-written"); err != nil {
+		return nil, err
+	}
+	sumsLine := []byte(res.SHA256 + "  " + res.Name + "\n")
+	sumsTmp, err := create(func(w io.Writer) error {
+		_, err := w.Write(sumsLine)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("failed to write %s: %w", SumsName, err)
+	}
+	if err := hook("sums-written"); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	zipPath, sumsPath := filepath.Join(outDir, res.Name), filepath.Join(outDir, SumsName)
+	oldSum, err := fileSHA256(zipPath)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read the archive already in %s: %w", outDir, err)
+	}
+	if oldSum == res.SHA256 {
+		if old, err := os.ReadFile(sumsPath); err == nil && bytes.Equal(old, sumsLine) {
+			return res, nil // the same release is already there
+		}
+	} else if oldSum != "" {
+		if err := os.Remove(sumsPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("failed to replace %s: %w", SumsName, err)
+		}
+		if err := syncAfter(outDir, "sums-removed"); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.Rename(zipTmp, zipPath); err != nil {
+		return nil, fmt.Errorf("failed to write release: %w", err)
+	}
+	temps = temps[1:]
+	if err := syncAfter(outDir, "zip-renamed"); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(sumsTmp, sumsPath); err != nil {
+		return nil, fmt.Errorf("failed to write %s: %w", SumsName, err)
+	}
+	temps = nil
+	if err := syncAfter(outDir, "sums-renamed"); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func hook(point string) error {
+	if testHookPoint != nil {
+		return testHookPoint(point)
+	}
+	return nil
+}
+
+// syncAfter makes the folder's entries durable, so that a later rename is
+// never on disk before an earlier one, then runs the write point's hook.
+func syncAfter(dir, point string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("failed to sync %s: %w", dir, err)
+	}
+	err = d.Sync()
+	d.Close()
+	if err != nil {
+		return fmt.Errorf("failed to sync %s: %w", dir, err)
+	}
+	return hook(point)
+}
+
+// removeStale removes the temporary files of killed runs: under the lock,
+// every regular file matching tempPattern is one.
+func removeStale(dir string) error {
+	stale, err := filepath.Glob(filepath.Join(dir, tempPattern))
+	if err != nil {
+		return err
+	}
+	for _, p := range stale {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("failed to remove a stale temporary file: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// fileSHA256 returns the hex SHA-256 of the regular file at p, or "" if
+// there is no file there.
+func fileSHA256(p string) (string, error) {
+	fi, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// lockHolder describes the process named in a lock file, for the refusal.
+func lockHolder(f *os.File) string {
+	b := make([]byte, 64)
+	n, _ := f.ReadAt(b, 0)
+	if pid := strings.TrimSpace(string(b[:n])); pid != "" {
+		return " (process " + pid + ")"
+	}
+	return ""
+}

@@ -1,0 +1,46 @@
+// Package verify checks a catalogkit release archive the way a third party
+// who downloaded it should: assuming it may have been crafted by an attacker.
+// The format itself (the strict reader, the path rules, the manifest parser,
+// the writer that the repack step runs) is package archive; this package adds
+// only what verifying adds, one file per step:
+//
+//  1. hash (hash.go, sums.go): the archive's SHA-256 against an expected
+//     value (--sha256 or a SHA256SUMS file), computed before a single byte is
+//     parsed. The archive must be a regular file, checked before it is opened
+//     for reading (a FIFO or a device is refused, never read), and at most
+//     4 GiB, checked before hashing: no archive of this format is larger.
+//     Without an expected value the step is not run and the report says the
+//     archive's identity was not checked.
+//  2. parse (parse.go): [archive.NewReader]'s strict, bounded parse, then
+//     every entry decompressed on all cores with its size and CRC-32 checked
+//     while it streams.
+//  3. extract (extract.go): every name checked before anything is written
+//     ([archive.Reader.CheckNames]), then files created with O_EXCL in a
+//     fresh 0700 directory, one directory handle per folder, on all cores.
+//     The directory is removed on every exit path unless Options.KeepDir is
+//     set. The archive is opened read-only.
+//  4. manifest (manifest.go): MANIFEST.sha256, parsed by
+//     [archive.ParseManifest], lists every file on disk exactly once with
+//     its SHA-256 as read back from disk, none missing, none extra, and the
+//     executable bits it names.
+//  5. repack (repack.go): packing the extracted tree with [archive.Pack]
+//     gives the same bytes as the archive (and so the SHA-256 of step 1: the
+//     tree on disk is what was hashed, even if the file changed after step 1).
+//  6. tests (rerun.go): go test -json on the catalog, conformance and records
+//     packages of the extracted tree, offline, requiring exactly the expected
+//     case ids to have run and passed, and the records test too. This runs
+//     code from the archive with the user's permissions, so it runs only
+//     after steps 1 to 5 passed (step 1 included: an archive whose identity
+//     was not checked is never executed).
+//
+// The steps are a table (steps in verify.go): a name, the function, and what
+// skips it; a step that fails stops the later ones, which are reported as
+// not run with the reason. Options.OnStep sees each step as it ends, so a
+// report can stream.
+//
+// Each problem is an [*archive.Error] with a stable [archive.Code]: the
+// reader's and the path rules' codes from package archive, and this
+// package's own (errors.go). A step that finds problems in bulk (names in
+// step 3, files in step 4, cases in step 6) reports all of them, the first
+// deciding the step's code.
+package verify

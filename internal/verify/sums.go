@@ -1,0 +1,47 @@
+package verify
+
+import (
+	"io"
+	"strings"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
+)
+
+// maxSums bounds the size of a SHA256SUMS file.
+const maxSums = 1 << 20
+
+// ReadSums returns the hex SHA-256 that the sha256sum-format file at path
+// lists for name. Every line must be well formed; name must appear once.
+// The file must be a regular file (a FIFO is refused, not read) of at most
+// 1 MiB.
+func ReadSums(path, name string) (string, *archive.Error) {
+	f, _, oerr := openRegular(path, "sums file")
+	if oerr != nil {
+		return "", oerr
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSums+1))
+	if err != nil {
+		return "", ioErr(path, "cannot read sums file", err)
+	}
+	if len(data) > maxSums {
+		return "", errf(CodeSumsSyntax, path, "larger than 1 MiB")
+	}
+	found := ""
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		sum, file, ok := archive.ParseSumLine(line, true)
+		if !ok {
+			return "", errf(CodeSumsSyntax, path, "line %d is not %q", i+1, "<sha256>  <name>")
+		}
+		if file == name {
+			if found != "" {
+				return "", errf(CodeSumsSyntax, path, "lists %q twice", name)
+			}
+			found = sum
+		}
+	}
+	if found == "" {
+		return "", errf(CodeSumsNoEntry, path, "has no line for %q", name)
+	}
+	return found, nil
+}
