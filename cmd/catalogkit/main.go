@@ -30,6 +30,7 @@ var commands = []command{
 	{"port", "answer the conformance protocol on stdin/stdout with the Go implementation", runPort},
 	{"pack", "build the deterministic release ZIP, its manifest and SHA256SUMS", runPack},
 	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify},
+	{"keygen", "write a new minisign key pair for signing releases (PREFIX.key, PREFIX.pub)", runKeygen},
 }
 
 func main() { os.Exit(Main()) }

@@ -3,6 +3,8 @@ package sign
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -384,5 +386,58 @@ func TestPasswordSources(t *testing.T) {
 	}
 	if _, err := PasswordFile(filepath.Join(dir, "missing"))(); CodeOf(err) != CodePassword {
 		t.Errorf("missing password file: err %v, want code %s", err, CodePassword)
+	}
+}
+
+func TestWriteKeyPair(t *testing.T) {
+	dir := t.TempDir()
+	kp, _, _ := newKey(t, "a")
+	prefix := filepath.Join(dir, "release")
+	sec, pub, err := WriteKeyPair(prefix, kp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct {
+		path string
+		mode os.FileMode
+		data []byte
+	}{{sec, 0o600, kp.Secret}, {pub, 0o644, kp.Public}} {
+		fi, err := os.Stat(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != f.mode {
+			t.Errorf("%s: mode %v, want %v", f.path, fi.Mode().Perm(), f.mode)
+		}
+		if got, _ := os.ReadFile(f.path); !bytes.Equal(got, f.data) {
+			t.Errorf("%s: contents differ from the key pair", f.path)
+		}
+	}
+	other, _, _ := newKey(t, "b")
+	if _, _, err := WriteKeyPair(prefix, other); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("second WriteKeyPair: err %v, want fs.ErrExist", err)
+	}
+	if got, _ := os.ReadFile(sec); !bytes.Equal(got, kp.Secret) {
+		t.Errorf("the existing secret key was overwritten")
+	}
+	// Only the .pub exists: nothing is written, the .pub is kept.
+	onlyPub := filepath.Join(dir, "half")
+	os.WriteFile(onlyPub+".pub", []byte("mine\n"), 0o644)
+	if _, _, err := WriteKeyPair(onlyPub, other); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("WriteKeyPair over an existing .pub: err %v, want fs.ErrExist", err)
+	}
+	if _, err := os.Stat(onlyPub + ".key"); !os.IsNotExist(err) {
+		t.Errorf("a .key was written beside an existing .pub: %v", err)
+	}
+	if _, _, err := WriteKeyPair(filepath.Join(dir, "missing", "k"), other); err == nil || errors.Is(err, fs.ErrExist) {
+		t.Errorf("WriteKeyPair into a missing directory: err %v, want an I/O error", err)
+	}
+	ents, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{"half.pub", "release.key", "release.pub"}, names); diff != "" {
+		t.Errorf("files left in the directory (-want +got)\n%s", diff)
 	}
 }
