@@ -96,13 +96,13 @@ type Header struct {
 
 // An Entry is one central directory record and the local header it points to.
 type Entry struct {
-	Index      int // position in the central directory
-	Central    Header
-	Local      Header
-	HeaderAt   int64 // offset of the local header
-	DataAt     int64 // offset of the compressed data
-	DataEnd    int64 // offset after the compressed data (and a data descriptor, if any)
-	Content    Content
+	Index    int // position in the central directory
+	Central  Header
+	Local    Header
+	HeaderAt int64 // offset of the local header
+	DataAt   int64 // offset of the compressed data
+	DataEnd  int64 // offset after the compressed data (and a data descriptor, if any)
+	Content  Content
 }
 
 // An Archive is a parsed ZIP file.
@@ -113,9 +113,9 @@ type Archive struct {
 	Comment       string
 	CentralAt     int64 // offset of the central directory
 	CentralSize   int64
-	EndAt         int64 // offset of the end record
-	Prefix        int64 // bytes before the first local header (0 in a clean archive)
-	Gaps          []Gap // unused byte ranges between entries or before the central directory
+	EndAt         int64     // offset of the end record
+	Prefix        int64     // bytes before the first local header (0 in a clean archive)
+	Gaps          []Gap     // unused byte ranges between entries or before the central directory
 	DiskNumbers   [2]uint16 // this disk, disk with the central directory
 	EntriesOnDisk uint16
 }
