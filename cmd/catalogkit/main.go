@@ -31,6 +31,7 @@ var commands = []command{
 	{"pack", "build the deterministic release ZIP, its manifest and SHA256SUMS", runPack},
 	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify},
 	{"keygen", "write a new minisign key pair for signing releases (PREFIX.key, PREFIX.pub)", runKeygen},
+	{"diff", "explain why two ZIP archives differ, entry by entry, then the first differing byte", runDiff},
 }
 
 func main() { os.Exit(Main()) }

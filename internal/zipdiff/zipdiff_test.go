@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"flag"
 	"hash/crc32"
 	"io"
 	"os"
@@ -394,4 +395,33 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("read %d bytes, over the total limit", total)
 		}
 	})
+}
+
+var update = flag.Bool("update", false, "rewrite the fixtures in testdata")
+
+// TestFixtures keeps the hostile archives the CLI transcripts read
+// (cmd/catalogkit/testdata/diff.ct) equal to what this test makes.
+func TestFixtures(t *testing.T) {
+	good := makeZip(t, "", base...)
+	end := bytes.LastIndex(good, []byte("PK\x05\x06"))
+	cdOff := int(le32(good[end+16:]))
+	fixtures := map[string][]byte{
+		"truncated.zip":       good[:len(good)*3/5],                                           // a download cut short
+		"central-cut.zip":     append(append([]byte(nil), good[:cdOff+10]...), good[end:]...), // end record kept, central directory cut
+		"three-entries.zip":   good,
+		"three-reordered.zip": makeZip(t, "", base[2], base[0], base[1]),
+	}
+	for name, data := range fixtures {
+		path := filepath.Join("testdata", name)
+		if *update {
+			os.MkdirAll("testdata", 0o755)
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%s differs from what the test makes (err %v): run go test -update", path, err)
+		}
+	}
 }
