@@ -20,13 +20,22 @@ type Content struct {
 	IsText           bool
 }
 
+// reader holds what reading entries reuses: one inflater, one buffer.
+type reader struct {
+	flate io.ReadCloser
+	buf   []byte
+}
+
 // readContent inflates e's data within lim and the remaining total budget.
-func readContent(r io.ReaderAt, e *Entry, lim Limits, budget *int64) Content {
+func (rd *reader) readContent(r io.ReaderAt, e *Entry, lim Limits, budget *int64) Content {
 	var c Content
 	h := e.Central
 	raw := io.NewSectionReader(r, e.DataAt, int64(h.CompressedSize))
 	zh := sha256.New()
-	if _, err := io.Copy(zh, raw); err != nil {
+	if rd.buf == nil {
+		rd.buf = make([]byte, 32<<10)
+	}
+	if _, err := io.CopyBuffer(zh, raw, rd.buf); err != nil {
 		c.Err = fmt.Sprintf("cannot read its data: %v", err)
 		return c
 	}
@@ -41,9 +50,13 @@ func readContent(r io.ReaderAt, e *Entry, lim Limits, budget *int64) Content {
 	case h.Method == 0:
 		src = raw
 	case h.Method == 8:
-		fr := flate.NewReader(raw)
-		defer fr.Close()
-		src = fr
+		if rd.flate == nil {
+			rd.flate = flate.NewReader(raw)
+		} else if err := rd.flate.(flate.Resetter).Reset(raw, nil); err != nil {
+			c.Err = fmt.Sprintf("cannot inflate: %v", err)
+			return c
+		}
+		src = rd.flate
 	default:
 		c.Err = fmt.Sprintf("compression method %d: content not compared", h.Method)
 		return c
@@ -63,7 +76,7 @@ func readContent(r io.ReaderAt, e *Entry, lim Limits, budget *int64) Content {
 	if want <= lim.MaxTextSize {
 		w = io.MultiWriter(sh, crc, &text)
 	}
-	n, err := io.Copy(w, io.LimitReader(src, want+1)) // never more than declared, plus one byte to notice
+	n, err := io.CopyBuffer(w, io.LimitReader(src, want+1), rd.buf) // never more than declared, plus one byte to notice
 	*budget -= n
 	c.Size = n
 	switch {

@@ -241,8 +241,9 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 	}
 	a.findGaps()
 	budget := lim.MaxTotalSize
+	var rd reader
 	for _, e := range a.Entries {
-		e.Content = readContent(r, e, lim, &budget)
+		e.Content = rd.readContent(r, e, lim, &budget)
 	}
 	return a, nil
 }
