@@ -24,7 +24,7 @@ func (r *Report) WriteText(w io.Writer) {
 		case KindArchive:
 			fmt.Fprintf(w, "archive:    %s: %s -> %s\n", d.Field, d.A, d.B)
 		case KindOrder:
-			fmt.Fprintf(w, "order:      %s: %s in A, %s in B\n", d.Field, d.Entry+d.A, d.B)
+			fmt.Fprintf(w, "order:      %s: %s in A, %s in B\n", d.Field, d.A, d.B)
 		case KindHeader:
 			fmt.Fprintf(w, "header:     %s: %s: %s -> %s\n", d.Entry, d.Field, d.A, d.B)
 		default:
