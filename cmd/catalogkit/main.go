@@ -31,6 +31,8 @@ var commands = []command{
 	{"pack", "build the deterministic release ZIP, its manifest and SHA256SUMS", runPack},
 	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify},
 	{"version", "print the release, module, Go and compressor versions of this build", runVersion},
+	{"keygen", "write a new minisign key pair for signing releases (PREFIX.key, PREFIX.pub)", runKeygen},
+	{"diff", "explain why two ZIP archives differ, entry by entry, then the first differing byte", runDiff},
 }
 
 func main() { os.Exit(Main()) }

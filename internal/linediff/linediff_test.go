@@ -1,11 +1,11 @@
-package records
+package linediff
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestLineDiff(t *testing.T) {
+func TestUnified(t *testing.T) {
 	lines := func(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 	tests := []struct {
 		name      string
@@ -82,22 +82,22 @@ func TestLineDiff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := lineDiff([]byte(tt.want), []byte(tt.got)); got != tt.diff {
-				t.Errorf("lineDiff (%s):\n got:\n%s\nwant:\n%s", tt.reason, got, tt.diff)
+			if got := Unified([]byte(tt.want), []byte(tt.got)); got != tt.diff {
+				t.Errorf("Unified (%s):\n got:\n%s\nwant:\n%s", tt.reason, got, tt.diff)
 			}
 		})
 	}
 }
 
-// TestLineDiffLarge: past the work bound, the changed middle is shown whole
+// TestUnifiedLarge: past the work bound, the changed middle is shown whole
 // rather than computed slowly.
-func TestLineDiffLarge(t *testing.T) {
+func TestUnifiedLarge(t *testing.T) {
 	var a, b strings.Builder
 	for i := range 3000 {
 		a.WriteString("a" + strings.Repeat("x", i%7) + "\n")
 		b.WriteString("b" + strings.Repeat("x", i%7) + "\n")
 	}
-	d := lineDiff([]byte(a.String()), []byte(b.String()))
+	d := Unified([]byte(a.String()), []byte(b.String()))
 	if n := strings.Count(d, "\n-"); n != 3000 {
 		t.Errorf("got %d removed lines, want 3000", n)
 	}

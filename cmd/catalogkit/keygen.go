@@ -1,0 +1,172 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/catalogkit/catalogkit/internal/sign"
+)
+
+const keygenExample = `
+catalogkit keygen --out ~/.catalogkit/release        # asks for a password twice
+catalogkit keygen --unencrypted --out ci-release     # for CI: the file is the secret
+minisign -Vm dist/SHA256SUMS -p release.pub          # what third parties run`
+
+// runKeygen writes a new minisign key pair: PREFIX.key and PREFIX.pub.
+func runKeygen(c *cli, args []string) int {
+	fset := c.flags("keygen", "[--unencrypted] [--password-file FILE | --password-fd N] --out PREFIX", keygenExample)
+	out := fset.String("out", "", "write the secret key to `PREFIX`.key (mode 0600) and the public key to PREFIX.pub; never overwrites")
+	unencrypted := fset.Bool("unencrypted", false, "write the secret key without a password (for CI, where the key file itself is the secret)")
+	asJSON := fset.Bool("json", false, "print the result as JSON")
+	var pw passwordFlags
+	pw.register(fset)
+	if code, ok := c.parse(fset, args, false); !ok {
+		return code
+	}
+	hint := "run 'catalogkit keygen -h' for usage"
+	switch {
+	case *out == "":
+		return c.usageError(hint, "keygen needs --out PREFIX")
+	case *unencrypted && pw.given():
+		return c.usageError(hint, "--unencrypted takes no password: give one or the other")
+	}
+	if err := pw.check(); err != nil {
+		return c.usageError(hint, "%v", err)
+	}
+	for _, p := range []string{*out + sign.SecretKeySuffix, *out + sign.PublicKeySuffix} {
+		if _, err := os.Lstat(p); err == nil {
+			return c.errorf("choose another --out, or move the old key pair away first: keygen never replaces a key", "refusing to overwrite %s", p)
+		}
+	}
+
+	opts := sign.KeyOptions{Unencrypted: *unencrypted}
+	if !*unencrypted {
+		p, err := pw.source("Password for the new secret key: ", true)()
+		if err != nil {
+			return c.passwordError(err)
+		}
+		opts.Password = p
+	}
+	// Encrypting takes seconds of scrypt: Ctrl-C must still end the run at
+	// once. Nothing is on disk until WriteKeyPair, which is quick.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	type result struct {
+		kp  *sign.KeyPair
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		kp, err := sign.GenerateKey(opts)
+		done <- result{kp, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case s := <-sigs:
+		return interruptedStatus(s)
+	}
+	if r.err != nil {
+		return c.couldNotRun("", "failed to generate a key: %v", r.err)
+	}
+	secret, public, err := sign.WriteKeyPair(*out, r.kp)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return c.errorf("choose another --out: keygen never replaces a key", "%v", err)
+	case err != nil:
+		return c.couldNotRun("", "%v", err)
+	}
+
+	if *asJSON {
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(struct {
+			SecretKey string `json:"secret_key"`
+			PublicKey string `json:"public_key"`
+			KeyID     string `json:"key_id"`
+			Encrypted bool   `json:"encrypted"`
+		}{secret, public, r.kp.ID, !*unencrypted})
+		return 0
+	}
+	how := "encrypted with your password"
+	if *unencrypted {
+		how = "NOT encrypted: anyone who reads it can sign"
+	}
+	fmt.Fprintf(c.stdout, "wrote %s: the secret key, %s; keep it private\n", secret, how)
+	fmt.Fprintf(c.stdout, "wrote %s: the public key; publish it where users get it from you, not beside the releases\n", public)
+	return 0
+}
+
+// passwordFlags are the ways to give the password of a secret key: never as
+// an argument, which other users and shell history see.
+type passwordFlags struct {
+	file string
+	fd   int
+}
+
+func (p *passwordFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&p.file, "password-file", "", "read the secret key's password from the first line of `FILE` (default: ask on the terminal)")
+	p.fd = -1
+	fs.Func("password-fd", "read the secret key's password from open file descriptor `N`, e.g. 3 with 3<secret", func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return fmt.Errorf("not a file descriptor number: %q", s)
+		}
+		p.fd = n
+		return nil
+	})
+}
+
+func (p *passwordFlags) given() bool { return p.file != "" || p.fd >= 0 }
+
+func (p *passwordFlags) check() error {
+	if p.file != "" && p.fd >= 0 {
+		return errors.New("give at most one of --password-file and --password-fd")
+	}
+	return nil
+}
+
+// source returns where the password comes from; the terminal asks with
+// prompt (twice with confirm).
+func (p *passwordFlags) source(prompt string, confirm bool) sign.PasswordFunc {
+	switch {
+	case p.file != "":
+		return sign.PasswordFile(p.file)
+	case p.fd >= 0:
+		return sign.PasswordFD(p.fd)
+	}
+	return sign.PasswordTerminal(prompt, confirm)
+}
+
+// passwordError reports a password that could not be had: a missing file is
+// an I/O error (3), anything else is bad usage (2).
+func (c *cli) passwordError(err error) int {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return c.couldNotRun("", "%v", err)
+	}
+	return c.usageError("give the password on the first line of --password-file or --password-fd, or run on a terminal", "%v", err)
+}
+
+// couldNotRun reports an error that kept the command from running: exit 3.
+func (c *cli) couldNotRun(hint, format string, args ...any) int {
+	c.printError(hint, format, args...)
+	return 3
+}
+
+// interruptedStatus is the exit status after a signal: 128 + its number,
+// 130 for SIGINT and 143 for SIGTERM.
+func interruptedStatus(s os.Signal) int {
+	if s == syscall.SIGTERM {
+		return 143
+	}
+	return 130
+}

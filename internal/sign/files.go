@@ -1,0 +1,72 @@
+package sign
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Key file suffixes that keygen writes after its --out prefix.
+const (
+	SecretKeySuffix = ".key"
+	PublicKeySuffix = ".pub"
+)
+
+// WriteKeyPair writes kp to prefix+".key" (mode 0600) and prefix+".pub"
+// (mode 0644). Each file appears whole or not at all (written to a temporary
+// file in the same directory, then hard-linked into place), and neither is
+// ever overwritten: if either exists, nothing is written and the error wraps
+// [fs.ErrExist]. If the second file cannot be placed, the first is removed.
+func WriteKeyPair(prefix string, kp *KeyPair) (secretPath, publicPath string, err error) {
+	secretPath, publicPath = prefix+SecretKeySuffix, prefix+PublicKeySuffix
+	for _, p := range []string{secretPath, publicPath} {
+		if _, err := os.Lstat(p); err == nil {
+			return "", "", fmt.Errorf("refusing to overwrite %s: %w", p, fs.ErrExist)
+		}
+	}
+	if err := writeNew(secretPath, kp.Secret, 0o600); err != nil {
+		return "", "", err
+	}
+	if err := writeNew(publicPath, kp.Public, 0o644); err != nil {
+		os.Remove(secretPath)
+		return "", "", err
+	}
+	return secretPath, publicPath, nil
+}
+
+// writeNew atomically creates path with data and perm, failing with an error
+// that wraps fs.ErrExist if path exists.
+func writeNew(path string, data []byte, perm fs.FileMode) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			err = pe.Err // the temporary name means nothing to the user
+		}
+		return fmt.Errorf("failed to write %s: cannot create a file in %s: %w", path, filepath.Dir(path), err)
+	}
+	defer os.Remove(tmp.Name()) // the link, if made, keeps the data
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("refusing to overwrite %s: %w", path, fs.ErrExist)
+		}
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return nil
+}
