@@ -6,7 +6,10 @@
 // repository.
 package jsonshapes
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // A Shape is one family of JSON texts.
 type Shape struct {
@@ -98,4 +101,28 @@ func keys(size int) []byte {
 		b = append(b, `":0`...)
 	}
 	return append(b, '}')
+}
+
+// Catalog renders a valid catalog of n tools of 30 fields each (the
+// contract's maxima at n = 1000, about 3 MB), spread over families of
+// familySize tools: the benchmark catalog. Field types cycle string, integer,
+// boolean; every other field is required.
+func Catalog(n, familySize int) []byte {
+	var b []byte
+	b = append(b, '[')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, `{"name":"tool.%04d","family":"family.%03d","effect":"read","enabled":true,"fields":{`, i, i/familySize)
+		for j := range 30 {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			typ := [...]string{"string", "integer", "boolean"}[j%3]
+			b = fmt.Appendf(b, `"field_%02d":{"type":%q,"required":%v,"max_length":%d}`, j, typ, j%2 == 0, 64)
+		}
+		b = append(b, "}}"...)
+	}
+	return append(b, ']')
 }
