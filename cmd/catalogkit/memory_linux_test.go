@@ -18,27 +18,6 @@ import (
 // of n bytes: 10 times the input plus 64 MiB.
 func memoryBudget(n int) int64 { return 10*int64(n) + 64<<20 }
 
-// buildCatalogkit builds the command, without the race detector even when
-// the test has it (its shadow memory would swamp the measure), and returns
-// the binary's path.
-func buildCatalogkit(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds catalogkit and parses 32 MiB inputs in child processes")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build catalogkit with")
-	}
-	bin := filepath.Join(t.TempDir(), "catalogkit")
-	cmd := exec.Command(goBin, "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestMemoryAtTheLimit runs discover and validate on every shape of
 // jsonshapes at the 32 MiB input limit, as the catalog and as the arguments,
 // each in a child process, and checks its peak resident set size (from the
