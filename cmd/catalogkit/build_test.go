@@ -27,4 +27,3 @@ func buildCatalogkit(t *testing.T) string {
 	}
 	return bin
 }
-

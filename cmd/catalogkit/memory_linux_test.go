@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -18,11 +19,63 @@ import (
 // of n bytes: 10 times the input plus 64 MiB.
 func memoryBudget(n int) int64 { return 10*int64(n) + 64<<20 }
 
+// launcherEnv makes the test binary a launcher: it runs the command in its
+// arguments and writes the command's exit status and peak RSS to the file
+// the variable names. Linux charges a process, as its peak RSS, the peak of
+// the process it was forked from; the launcher is small, while the test
+// process has held every input.
+const launcherEnv = "CATALOGKIT_TEST_RSS_REPORT"
+
+func init() {
+	report := os.Getenv(launcherEnv)
+	if report == "" {
+		return
+	}
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), launcherEnv+"=")
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(100)
+	}
+	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+	line := fmt.Sprintf("%d %d\n", cmd.ProcessState.ExitCode(), peak)
+	if err := os.WriteFile(report, []byte(line), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(100)
+	}
+	os.Exit(0)
+}
+
+// peakRSS runs bin with args through the launcher and returns its exit
+// status, peak resident set size in bytes, and output.
+func peakRSS(t *testing.T, bin string, args ...string) (code int, peak int64, out []byte) {
+	t.Helper()
+	report := filepath.Join(t.TempDir(), "report")
+	cmd := exec.Command(os.Args[0], append([]string{bin}, args...)...)
+	cmd.Env = append(os.Environ(), launcherEnv+"="+report, "GOMEMLIMIT=off", "GOGC=100")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("launcher: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Sscan(string(data), &code, &peak); err != nil {
+		t.Fatalf("launcher report %q: %v", data, err)
+	}
+	return code, peak, out
+}
+
 // TestMemoryAtTheLimit runs discover and validate on every shape of
 // jsonshapes at the 32 MiB input limit, as the catalog and as the arguments,
-// each in a child process, and checks its peak resident set size (from the
-// kernel's rusage) against 10 times the input plus 64 MiB. The child runs
-// with GOMEMLIMIT unset and the default GOGC, as a user's would.
+// and on valid arguments of that size that the result echoes, each in a
+// child process, and checks its peak resident set size (from the kernel's
+// rusage) against 10 times the input plus 64 MiB. The child runs with the
+// default GOGC and no GOMEMLIMIT, as a user's would.
 func TestMemoryAtTheLimit(t *testing.T) {
 	size := catalog.MaxInputBytes
 	if s := os.Getenv("CATALOGKIT_MEMORY_TEST_SIZE"); s != "" {
@@ -34,40 +87,43 @@ func TestMemoryAtTheLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range jsonshapes.Shapes {
-		file := filepath.Join(dir, s.Name+".json")
-		data := s.Generate(size)
+	type run struct {
+		name  string
+		input int // bytes
+		args  []string
+	}
+	var runs []run
+	write := func(name string, data []byte) (string, int) {
+		file := filepath.Join(dir, name)
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		runs := []struct {
-			name string
-			args []string
-		}{
-			{"validate-arguments", []string{"validate", "--catalog", synthetic, "--name", "page.read", "--arguments", "@" + file}},
-			{"validate-catalog", []string{"validate", "--catalog", file, "--name", "page.read", "--arguments", "{}"}},
-			{"discover", []string{"discover", "--catalog", file, "--family", "all"}},
-		}
-		for _, r := range runs {
-			t.Run(s.Name+"/"+r.name, func(t *testing.T) {
-				cmd := exec.Command(bin, r.args...)
-				cmd.Env = append(os.Environ(), "GOMEMLIMIT=off", "GOGC=100")
-				out, err := cmd.CombinedOutput()
-				var exit *exec.ExitError
-				if err != nil && !errors.As(err, &exit) {
-					t.Fatal(err)
-				}
-				if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
-					t.Fatalf("exit status %d, want 0 or 1 (a result or a contract error):\n%.2000s", code, out)
-				}
-				peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
-				budget := memoryBudget(len(data))
-				t.Logf("peak RSS %s for %s of input: %.2f bytes per input byte", mib(peak), mib(int64(len(data))), float64(peak)/float64(len(data)))
-				if peak > budget {
-					t.Errorf("peak RSS %s for %s of input, over the budget of 10×input+64 MiB = %s", mib(peak), mib(int64(len(data))), mib(budget))
-				}
-			})
-		}
+		return file, len(data)
+	}
+	for _, s := range jsonshapes.Shapes {
+		file, n := write(s.Name+".json", s.Generate(size))
+		runs = append(runs,
+			run{s.Name + "/validate-arguments", n, []string{"validate", "--catalog", synthetic, "--name", "page.read", "--arguments", "@" + file}},
+			run{s.Name + "/validate-catalog", n, []string{"validate", "--catalog", file, "--name", "page.read", "--arguments", "{}"}},
+			run{s.Name + "/discover", n, []string{"discover", "--catalog", file, "--family", "all"}})
+	}
+	// Valid arguments echoed in the result: an integer of any magnitude.
+	prefix, suffix := `{"query":"a","limit":`, "}"
+	echo, n := write("echo.json", []byte(prefix+strings.Repeat("1", size-len(prefix)-len(suffix))+suffix))
+	runs = append(runs, run{"big-integer/validate-echo", n, []string{"validate", "--catalog", synthetic, "--name", "page.find", "--arguments", "@" + echo}})
+
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			code, peak, out := peakRSS(t, bin, r.args...)
+			if code != 0 && code != 1 {
+				t.Fatalf("exit status %d, want 0 or 1 (a result or a contract error):\n%.2000s", code, out)
+			}
+			budget := memoryBudget(r.input)
+			t.Logf("peak RSS %s for %s of input: %.2f bytes per input byte", mib(peak), mib(int64(r.input)), float64(peak)/float64(r.input))
+			if peak > budget {
+				t.Errorf("peak RSS %s for %s of input, over the budget of 10×input+64 MiB = %s", mib(peak), mib(int64(r.input)), mib(budget))
+			}
+		})
 	}
 }
 
