@@ -29,7 +29,7 @@ const (
 //
 // The Value keeps a copy of data, so data may change afterwards. It holds a
 // small multiple of len(data) whatever the text's shape: one 8-byte node per
-// value and per key over the copy, at most about 8 bytes per input byte in
+// value and per key over the copy, at most about 6 bytes per input byte in
 // all (README, "Performance").
 func ParseJSON(data []byte) (Value, error) {
 	return parseJSON(data, false)
@@ -454,6 +454,7 @@ func (s *keySet) add(p *parser, k uint32) bool {
 	if 2*(s.n+1) > len(s.slots) {
 		old := s.slots
 		s.slots = make([]uint32, max(4*smallObject, 2*len(old)))
+		s.n = 0
 		for _, e := range old {
 			if e != 0 {
 				s.insert(p, e-1)
