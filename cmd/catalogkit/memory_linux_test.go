@@ -70,12 +70,12 @@ func peakRSS(t *testing.T, bin string, args ...string) (code int, peak int64, ou
 	return code, peak, out
 }
 
-// TestMemoryAtTheLimit runs discover and validate on every shape of
-// jsonshapes at the 32 MiB input limit, as the catalog and as the arguments,
-// and on valid arguments of that size that the result echoes, each in a
-// child process, and checks its peak resident set size (from the kernel's
-// rusage) against 10 times the input plus 64 MiB. The child runs with the
-// default GOGC and no GOMEMLIMIT, as a user's would.
+// TestMemoryAtTheLimit runs validate on every shape of jsonshapes at the
+// 32 MiB input limit, as the catalog and as the arguments, discover on two of
+// them, and validate on valid arguments of that size that the result echoes,
+// each in a child process, and checks its peak resident set size (from the
+// kernel's rusage) against 10 times the input plus 64 MiB. The child runs
+// with the default GOGC and no GOMEMLIMIT, as a user's would.
 func TestMemoryAtTheLimit(t *testing.T) {
 	size := catalog.MaxInputBytes
 	if s := os.Getenv("CATALOGKIT_MEMORY_TEST_SIZE"); s != "" {
@@ -104,8 +104,12 @@ func TestMemoryAtTheLimit(t *testing.T) {
 		file, n := write(s.Name+".json", s.Generate(size))
 		runs = append(runs,
 			run{s.Name + "/validate-arguments", n, []string{"validate", "--catalog", synthetic, "--name", "page.read", "--arguments", "@" + file}},
-			run{s.Name + "/validate-catalog", n, []string{"validate", "--catalog", file, "--name", "page.read", "--arguments", "{}"}},
-			run{s.Name + "/discover", n, []string{"discover", "--catalog", file, "--family", "all"}})
+			run{s.Name + "/validate-catalog", n, []string{"validate", "--catalog", file, "--name", "page.read", "--arguments", "{}"}})
+		// discover loads the catalog as validate does: two shapes suffice,
+		// the worst array and the one object.
+		if s.Name == "numbers" || s.Name == "keys" {
+			runs = append(runs, run{s.Name + "/discover", n, []string{"discover", "--catalog", file, "--family", "all"}})
+		}
 	}
 	// Valid arguments echoed in the result: an integer of any magnitude.
 	prefix, suffix := `{"query":"a","limit":`, "}"
