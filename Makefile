@@ -38,6 +38,7 @@ browsertest: ## the records page in headless Chromium; screenshots go to the fol
 
 bench: ## benchmarks: the contract at its maxima, the stdio protocol, pack and verify against zip tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
+	$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/jsonbench/
 	$(GO) test -run '^$$' -bench BenchmarkStdio -benchtime 20x -count 6 ./cmd/catalogkit/
 	bash internal/pack/bench.sh
 	bash internal/verify/bench.sh
