@@ -47,6 +47,7 @@ browsertest: ## the records page in headless Chromium; screenshots go to the fol
 bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, pack and verify against zip tools, sha256sum and go test
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
 	$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/
+	$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/jsonbench/
 	$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/
 	bash internal/archive/bench.sh
 	bash internal/verify/bench.sh

@@ -17,13 +17,21 @@ type compiledTool struct {
 	shape   *shape
 }
 
-// Parse reads a catalog from JSON text with [ParseJSON] and compiles it.
+// Parse reads a catalog from JSON text with [ParseJSON] and compiles it. It
+// returns exactly the errors of ParseJSON and then Compile, but it stops
+// keeping the tools that cannot change the result (after the 1000th, or after
+// a tool with more than 30 fields) while it still reads the whole text: an
+// over-limit catalog costs the memory of the tools before the limit.
 func Parse(data []byte) (*Catalog, error) {
-	v, err := ParseJSON(data)
+	v, err := parseJSON(data, true)
 	if err != nil {
 		return nil, err
 	}
-	return Compile(v)
+	c, err := Compile(v)
+	if err == nil && v.has(flagTruncated) {
+		panic("catalog: internal error: Compile accepted a catalog of which Parse dropped tools")
+	}
+	return c, err
 }
 
 // Compile validates a whole catalog, in the order the package documentation
@@ -34,15 +42,16 @@ func Compile(catalog Value) (*Catalog, error) {
 		return nil, err
 	}
 	c := &Catalog{
-		tools:    make([]compiledTool, len(catalog.members)),
+		tools:    make([]compiledTool, catalog.Len()),
 		byName:   names,
 		families: make(map[string][]int),
 	}
-	for i := range catalog.members {
+	i := 0
+	for tool := range catalog.elems() {
 		t := &c.tools[i]
-		t.desc = describe(&catalog.members[i].val)
-		parts, _ := splitTool(&catalog.members[i].val)
-		t.enabled = parts.enabled.b
+		t.desc = describe(tool)
+		parts, _ := splitTool(tool)
+		t.enabled, _ = parts.enabled.Bool()
 		t.shape = newShape(&t.desc.InputSchema)
 		fam := c.families[t.desc.Family]
 		if t.enabled {
@@ -50,6 +59,7 @@ func Compile(catalog Value) (*Catalog, error) {
 			c.enabled = append(c.enabled, i)
 		}
 		c.families[t.desc.Family] = fam // a known family, even with no enabled tool
+		i++
 	}
 	return c, nil
 }
@@ -84,10 +94,10 @@ func (c *Catalog) Discover(family string) ([]Description, error) {
 // similar name or to another tool.
 func (c *Catalog) DiscoverTool(family, name string) ([]Description, error) {
 	if !IsLabel(family) {
-		return nil, labelError("family", "family", Value{kind: String, text: family})
+		return nil, labelError("family", "family", stringValue(family))
 	}
 	if !IsLabel(name) {
-		return nil, labelError("name", "tool name", Value{kind: String, text: name})
+		return nil, labelError("name", "tool name", stringValue(name))
 	}
 	if err := c.checkFamily(family); err != nil {
 		return nil, err
@@ -112,7 +122,7 @@ func (c *Catalog) DiscoverTool(family, name string) ([]Description, error) {
 // a boolean that is not true or false).
 func (c *Catalog) ValidateArguments(name string, arguments Value) (*Validation, error) {
 	if !IsLabel(name) {
-		return nil, labelError("name", "tool name", Value{kind: String, text: name})
+		return nil, labelError("name", "tool name", stringValue(name))
 	}
 	t, err := c.lookup(all, name)
 	if err != nil {
@@ -126,7 +136,7 @@ func (c *Catalog) ValidateArguments(name string, arguments Value) (*Validation, 
 
 func (c *Catalog) checkFamily(family string) error {
 	if !IsLabel(family) {
-		return labelError("family", "family", Value{kind: String, text: family})
+		return labelError("family", "family", stringValue(family))
 	}
 	if _, known := c.families[family]; !known && family != all {
 		return errorf(UnknownFamily, "family", "no tool has family %q", family)
@@ -161,38 +171,39 @@ func Discover(catalog, family, name Value) ([]Description, error) {
 	if _, err := checkCatalog(catalog); err != nil {
 		return nil, err
 	}
-	if !isLabelValue(&family) {
+	if !isLabelValue(family) {
 		return nil, labelError("family", "family", family)
 	}
-	if name.kind != Absent && !isLabelValue(&name) {
+	if name.Kind() != Absent && !isLabelValue(name) {
 		return nil, labelError("name", "tool name", name)
 	}
-	fam := family.text
+	fam := family.text()
 	known := fam == all
-	for i := range catalog.members {
-		t, _ := splitTool(&catalog.members[i].val)
-		known = known || t.family.text == fam
+	for tool := range catalog.elems() {
+		t, _ := splitTool(tool)
+		known = known || t.family.text() == fam
 	}
 	if !known {
 		return nil, errorf(UnknownFamily, "family", "no tool has family %q", fam)
 	}
 	out := []Description{}
-	for i := range catalog.members {
-		if toolMatches(&catalog.members[i].val, fam, name) {
-			out = append(out, describe(&catalog.members[i].val))
+	for tool := range catalog.elems() {
+		if toolMatches(tool, fam, name) {
+			out = append(out, describe(tool))
 		}
 	}
-	if name.kind != Absent && len(out) == 0 {
-		return nil, notAvailable(fam, name.text)
+	if name.Kind() != Absent && len(out) == 0 {
+		return nil, notAvailable(fam, name.text())
 	}
 	return out, nil
 }
 
 // toolMatches reports whether a valid tool definition is enabled, in family
 // (any for "all") and, if name is given, has that exact name.
-func toolMatches(tool *Value, family string, name Value) bool {
+func toolMatches(tool Value, family string, name Value) bool {
 	t, _ := splitTool(tool)
-	return t.enabled.b && (family == all || t.family.text == family) && (name.kind == Absent || t.name.text == name.text)
+	enabled, _ := t.enabled.Bool()
+	return enabled && (family == all || t.family.text() == family) && (name.Kind() == Absent || t.name.text() == name.text())
 }
 
 // ValidateArguments is the function-level form of argument validation: it
@@ -204,16 +215,16 @@ func ValidateArguments(catalog, name, arguments Value) (*Validation, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !isLabelValue(&name) {
+	if !isLabelValue(name) {
 		return nil, labelError("name", "tool name", name)
 	}
-	i, ok := names[name.text]
-	if !ok || !toolMatches(&catalog.members[i].val, all, name) {
-		return nil, notAvailable(all, name.text)
+	i, ok := names[name.text()]
+	if !ok || !toolMatches(catalog.Index(i), all, name) {
+		return nil, notAvailable(all, name.text())
 	}
-	d := describe(&catalog.members[i].val)
+	d := describe(catalog.Index(i))
 	if err := newShape(&d.InputSchema).check(arguments); err != nil {
 		return nil, err
 	}
-	return &Validation{Name: name.text, Arguments: arguments}, nil
+	return &Validation{Name: name.text(), Arguments: arguments}, nil
 }

@@ -94,7 +94,7 @@ func (v Validation) MarshalJSON() ([]byte, error) {
 	b := append([]byte(nil), `{"name":`...)
 	b = appendString(b, v.Name)
 	b = append(b, `,"arguments":`...)
-	b = v.Arguments.appendJSON(b)
+	b = v.Arguments.appendJSON(b, -1)
 	return append(b, `,"shape_valid":true,"authorized":false,"executed":false}`...), nil
 }
 
@@ -107,20 +107,19 @@ func (d Description) clone() Description {
 
 // describe builds the description of a tool definition that checkTool
 // accepted.
-func describe(tool *Value) Description {
+func describe(tool Value) Description {
 	t, _ := splitTool(tool)
-	fields := t.fields.members
-	d := Description{Name: t.name.text, Family: t.family.text, Effect: t.effect.text}
-	d.InputSchema.Properties = make([]Property, 0, len(fields))
+	d := Description{Name: t.name.text(), Family: t.family.text(), Effect: t.effect.text()}
+	d.InputSchema.Properties = make([]Property, 0, t.fields.Len())
 	d.InputSchema.Required = []string{}
-	for i := range fields {
-		sp, _ := splitSpec(&fields[i].val)
-		p := Property{Name: fields[i].key, Type: sp.typ.text}
+	for key, spec := range t.fields.members() {
+		sp, _ := splitSpec(spec)
+		p := Property{Name: key.text(), Type: sp.typ.text()}
 		if p.Type == "string" {
-			p.MaxLength, _ = maxLengthOf(*sp.maxLength)
+			p.MaxLength, _ = maxLengthOf(sp.maxLength)
 		}
 		d.InputSchema.Properties = append(d.InputSchema.Properties, p)
-		if sp.required.b {
+		if required, _ := sp.required.Bool(); required {
 			d.InputSchema.Required = append(d.InputSchema.Required, p.Name)
 		}
 	}
@@ -151,24 +150,25 @@ func newShape(s *Schema) *shape {
 // tool's field order (V5), whatever order the arguments are written in, so
 // that the first bad field, and the error's path, depend only on the catalog.
 func (sh *shape) check(args Value) error {
-	if args.kind != Object {
-		return errorf(InvalidArgumentKeys, "arguments", "arguments is %s, want an object", describeKind(args.kind))
+	if args.Kind() != Object {
+		return errorf(InvalidArgumentKeys, "arguments", "arguments is %s, want an object", describeKind(args.Kind()))
 	}
-	var at [MaxFields]uint8 // at[j] is 1 + the position in args of property j's value
+	var vals [MaxFields]Value // vals[j] is the argument of property j, if present
 	var present uint32
 	props := sh.schema.Properties
 	next := 0 // arguments usually come in field order: try the next property first
-	for i, m := range args.members {
+	for k, v := range args.members() {
+		key := k.text()
 		j := next
-		if j >= len(props) || props[j].Name != m.key {
+		if j >= len(props) || props[j].Name != key {
 			var ok bool
-			if j, ok = sh.index[m.key]; !ok {
-				return unknownKey(sh.schema, m.key)
+			if j, ok = sh.index[key]; !ok {
+				return unknownKey(sh.schema, key)
 			}
 		}
 		next = j + 1
 		// Keys are unique and known, so there are at most MaxFields of them.
-		at[j] = uint8(i + 1)
+		vals[j] = v
 		present |= 1 << j
 	}
 	if missing := sh.required &^ present; missing != 0 {
@@ -179,11 +179,8 @@ func (sh *shape) check(args Value) error {
 		}
 	}
 	for j := range props {
-		if at[j] == 0 {
-			continue
-		}
-		if m := args.members[at[j]-1]; !props[j].accepts(m.val) {
-			return valueError(&props[j], m)
+		if present&(1<<j) != 0 && !props[j].accepts(vals[j]) {
+			return valueError(&props[j], props[j].Name, vals[j])
 		}
 	}
 	return nil
@@ -193,11 +190,11 @@ func (sh *shape) check(args Value) error {
 func (p *Property) accepts(v Value) bool {
 	switch p.Type {
 	case "string":
-		return v.kind == String && codePointsAtMost(v.text, p.MaxLength)
+		return v.Kind() == String && codePointsAtMost(v.text(), p.MaxLength)
 	case "integer":
 		return v.isInteger()
 	case "boolean":
-		return v.kind == Bool
+		return v.Kind() == Bool
 	}
 	return false
 }
@@ -214,17 +211,17 @@ func unknownKey(s *Schema, key string) error {
 	return errorf(InvalidArgumentKeys, argPath(key), "unknown key %q (the schema allows %s)", key, allowed)
 }
 
-func valueError(p *Property, m member) error {
+func valueError(p *Property, key string, v Value) error {
 	switch p.Type {
 	case "string":
-		if m.val.kind == String {
-			return errorf(InvalidArgumentValue, argPath(m.key), "string is %d code points, longer than maxLength %d (strings are never truncated)", utf8.RuneCountInString(m.val.text), p.MaxLength)
+		if v.Kind() == String {
+			return errorf(InvalidArgumentValue, argPath(key), "string is %d code points, longer than maxLength %d (strings are never truncated)", utf8.RuneCountInString(v.text()), p.MaxLength)
 		}
-		return errorf(InvalidArgumentValue, argPath(m.key), "value is %s, want a string of at most %d code points", brief(m.val), p.MaxLength)
+		return errorf(InvalidArgumentValue, argPath(key), "value is %s, want a string of at most %d code points", brief(v), p.MaxLength)
 	case "integer":
-		return errorf(InvalidArgumentValue, argPath(m.key), "value is %s, want an integer written with no fraction or exponent", brief(m.val))
+		return errorf(InvalidArgumentValue, argPath(key), "value is %s, want an integer written with no fraction or exponent", brief(v))
 	default:
-		return errorf(InvalidArgumentValue, argPath(m.key), "value is %s, want true or false", brief(m.val))
+		return errorf(InvalidArgumentValue, argPath(key), "value is %s, want true or false", brief(v))
 	}
 }
 

@@ -20,7 +20,9 @@ const (
 
 // IsLabel reports whether s matches ^[a-z][a-z0-9._-]{0,79}$ exactly: 1 to
 // 80 ASCII characters, nothing after them (not even a newline).
-func IsLabel(s string) bool {
+func IsLabel(s string) bool { return isLabel(s) }
+
+func isLabel[T string | []byte](s T) bool {
 	if len(s) == 0 || len(s) > MaxLabelLength || s[0] < 'a' || s[0] > 'z' {
 		return false
 	}
@@ -50,8 +52,8 @@ const (
 	tagMaxLength
 )
 
-func tagOf(key string) keyTag {
-	switch key {
+func tagOf[T string | []byte](key T) keyTag {
+	switch string(key) {
 	case "name":
 		return tagName
 	case "family":
@@ -74,19 +76,18 @@ func tagOf(key string) keyTag {
 
 // toolParts is a tool definition split into its five values.
 type toolParts struct {
-	name, family, effect, enabled, fields *Value
+	name, family, effect, enabled, fields Value
 }
 
 // splitTool splits a tool definition and reports whether it is an object with
 // exactly the five keys.
-func splitTool(v *Value) (t toolParts, ok bool) {
-	if v.kind != Object || len(v.members) != toolKeyCount {
+func splitTool(v Value) (t toolParts, ok bool) {
+	if v.Kind() != Object || v.Len() != toolKeyCount {
 		return t, false
 	}
-	for i := range v.members {
-		m := &v.members[i]
-		var slot **Value
-		switch m.val.tag {
+	for key, val := range v.members() {
+		var slot *Value
+		switch key.tag() {
 		case tagName:
 			slot = &t.name
 		case tagFamily:
@@ -100,29 +101,28 @@ func splitTool(v *Value) (t toolParts, ok bool) {
 		default:
 			return t, false
 		}
-		if *slot != nil {
+		if slot.Kind() != Absent {
 			return t, false // a repeated key: not exactly the five
 		}
-		*slot = &m.val
+		*slot = val
 	}
 	return t, true
 }
 
 // specParts is a field spec split into its three values.
 type specParts struct {
-	typ, required, maxLength *Value
+	typ, required, maxLength Value
 }
 
 // splitSpec splits a field spec and reports whether it is an object with
 // exactly the three keys.
-func splitSpec(v *Value) (s specParts, ok bool) {
-	if v.kind != Object || len(v.members) != fieldSpecKeyCount {
+func splitSpec(v Value) (s specParts, ok bool) {
+	if v.Kind() != Object || v.Len() != fieldSpecKeyCount {
 		return s, false
 	}
-	for i := range v.members {
-		m := &v.members[i]
-		var slot **Value
-		switch m.val.tag {
+	for key, val := range v.members() {
+		var slot *Value
+		switch key.tag() {
 		case tagType:
 			slot = &s.typ
 		case tagRequired:
@@ -132,10 +132,10 @@ func splitSpec(v *Value) (s specParts, ok bool) {
 		default:
 			return s, false
 		}
-		if *slot != nil {
+		if slot.Kind() != Absent {
 			return s, false
 		}
-		*slot = &m.val
+		*slot = val
 	}
 	return s, true
 }
@@ -144,17 +144,19 @@ func splitSpec(v *Value) (s specParts, ok bool) {
 // failing check decides the error. It returns the index in the catalog of
 // each tool name, which the duplicate check builds anyway.
 func checkCatalog(cat Value) (map[string]int, error) {
-	if cat.kind != Array {
-		return nil, errorf(InvalidCatalog, "$", "catalog is %s, want an array of tool definitions", describeKind(cat.kind))
+	if cat.Kind() != Array {
+		return nil, errorf(InvalidCatalog, "$", "catalog is %s, want an array of tool definitions", describeKind(cat.Kind()))
 	}
-	if len(cat.members) > MaxTools {
-		return nil, errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", len(cat.members), MaxTools)
+	if cat.Len() > MaxTools {
+		return nil, errorf(InvalidCatalog, "$", "catalog has %d tools, over the limit of %d", cat.Len(), MaxTools)
 	}
-	names := make(map[string]int, len(cat.members))
-	for i := range cat.members {
-		if err := checkTool(i, &cat.members[i].val, names); err != nil {
+	names := make(map[string]int, cat.Len())
+	i := 0
+	for tool := range cat.elems() {
+		if err := checkTool(i, tool, names); err != nil {
 			return nil, err
 		}
+		i++
 	}
 	return names, nil
 }
@@ -167,71 +169,71 @@ func fieldPath(i int, key, suffix string) string {
 	var b strings.Builder
 	b.WriteString(toolPath(i))
 	b.WriteString(".fields")
-	writePathElem(&b, pathElem{key: key, index: -1})
+	writeKey(&b, key)
 	b.WriteString(suffix)
 	return b.String()
 }
 
-func checkTool(i int, tool *Value, names map[string]int) error {
+func checkTool(i int, tool Value, names map[string]int) error {
 	t, ok := splitTool(tool)
 	if !ok {
-		if tool.kind != Object {
-			return errorf(InvalidFields, toolPath(i), "tool definition is a JSON %s, want an object", tool.kind)
+		if tool.Kind() != Object {
+			return errorf(InvalidFields, toolPath(i), "tool definition is a JSON %s, want an object", tool.Kind())
 		}
-		return errorf(InvalidFields, toolPath(i), "tool definition has keys %s, want exactly name, family, effect, enabled, fields", keyList(*tool))
+		return errorf(InvalidFields, toolPath(i), "tool definition has keys %s, want exactly name, family, effect, enabled, fields", keyList(tool))
 	}
 	name, family, effect, enabled, fields := t.name, t.family, t.effect, t.enabled, t.fields
-	if !parsedLabel(name) {
-		return labelError(toolPath(i)+".name", "tool name", *name)
+	if !isLabelValue(name) {
+		return labelError(toolPath(i)+".name", "tool name", name)
 	}
-	if !parsedLabel(family) {
-		return labelError(toolPath(i)+".family", "family", *family)
+	if !isLabelValue(family) {
+		return labelError(toolPath(i)+".family", "family", family)
 	}
-	if _, dup := names[name.text]; dup {
-		return errorf(DuplicateTool, toolPath(i)+".name", "tool name %q is already used by an earlier tool", name.text)
+	nameText := name.text()
+	if _, dup := names[nameText]; dup {
+		return errorf(DuplicateTool, toolPath(i)+".name", "tool name %q is already used by an earlier tool", nameText)
 	}
-	names[name.text] = i
-	if effect.kind != String || effect.small != wordRead && effect.small != wordChange {
-		return errorf(InvalidMetadata, toolPath(i)+".effect", "effect is %s, want \"read\" or \"change\"", brief(*effect))
+	names[nameText] = i
+	if w := effect.word(); w != wordRead && w != wordChange {
+		return errorf(InvalidMetadata, toolPath(i)+".effect", "effect is %s, want \"read\" or \"change\"", brief(effect))
 	}
-	if enabled.kind != Bool {
-		return errorf(InvalidMetadata, toolPath(i)+".enabled", "enabled is %s, want true or false", brief(*enabled))
+	if enabled.Kind() != Bool {
+		return errorf(InvalidMetadata, toolPath(i)+".enabled", "enabled is %s, want true or false", brief(enabled))
 	}
-	if fields.kind != Object {
-		return errorf(InvalidFields, toolPath(i)+".fields", "fields is a JSON %s, want an object", fields.kind)
+	if fields.Kind() != Object {
+		return errorf(InvalidFields, toolPath(i)+".fields", "fields is a JSON %s, want an object", fields.Kind())
 	}
-	if len(fields.members) > MaxFields {
-		return errorf(InvalidFields, toolPath(i)+".fields", "tool has %d fields, over the limit of %d", len(fields.members), MaxFields)
+	if fields.Len() > MaxFields {
+		return errorf(InvalidFields, toolPath(i)+".fields", "tool has %d fields, over the limit of %d", fields.Len(), MaxFields)
 	}
-	for j := range fields.members {
-		if err := checkField(i, &fields.members[j]); err != nil {
+	for key, spec := range fields.members() {
+		if err := checkField(i, key, spec); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func checkField(i int, f *member) error {
-	if f.val.flags&flagKeyLabel == 0 {
-		return errorf(InvalidLabel, fieldPath(i, f.key, ""), "field name %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", f.key)
+func checkField(i int, key, spec Value) error {
+	if !key.has(flagLabel) {
+		return errorf(InvalidLabel, fieldPath(i, key.text(), ""), "field name %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", key.text())
 	}
-	spec := &f.val
 	sp, ok := splitSpec(spec)
 	if !ok {
-		if spec.kind != Object {
-			return errorf(InvalidFields, fieldPath(i, f.key, ""), "field spec is a JSON %s, want an object", spec.kind)
+		if spec.Kind() != Object {
+			return errorf(InvalidFields, fieldPath(i, key.text(), ""), "field spec is a JSON %s, want an object", spec.Kind())
 		}
-		return errorf(InvalidFields, fieldPath(i, f.key, ""), "field spec has keys %s, want exactly type, required, max_length", keyList(*spec))
+		return errorf(InvalidFields, fieldPath(i, key.text(), ""), "field spec has keys %s, want exactly type, required, max_length", keyList(spec))
 	}
 	typ, required, maxLength := sp.typ, sp.required, sp.maxLength
-	if typ.kind != String || typ.small < wordString || typ.small > wordBoolean {
-		return errorf(InvalidSpec, fieldPath(i, f.key, ".type"), "type is %s, want \"string\", \"integer\" or \"boolean\"", brief(*typ))
+	if w := typ.word(); w < wordString || w > wordBoolean {
+		return errorf(InvalidSpec, fieldPath(i, key.text(), ".type"), "type is %s, want \"string\", \"integer\" or \"boolean\"", brief(typ))
 	}
-	if required.kind != Bool {
-		return errorf(InvalidSpec, fieldPath(i, f.key, ".required"), "required is %s, want true or false", brief(*required))
+	if required.Kind() != Bool {
+		return errorf(InvalidSpec, fieldPath(i, key.text(), ".required"), "required is %s, want true or false", brief(required))
 	}
-	if _, ok := maxLengthOf(*maxLength); !ok {
-		return errorf(InvalidSpec, fieldPath(i, f.key, ".max_length"), "max_length is %s, want an integer from %d to %d", brief(*maxLength), MinMaxLength, MaxMaxLength)
+	if _, ok := maxLengthOf(maxLength); !ok {
+		return errorf(InvalidSpec, fieldPath(i, key.text(), ".max_length"), "max_length is %s, want an integer from %d to %d", brief(maxLength), MinMaxLength, MaxMaxLength)
 	}
 	return nil
 }
@@ -239,36 +241,34 @@ func checkField(i int, f *member) error {
 // maxLengthOf returns the value of a max_length and reports whether it is a
 // JSON integer literal from MinMaxLength to MaxMaxLength. Such a literal is
 // 1 to 5 digits with no sign, fraction or exponent ("-0" is the integer 0),
-// which the parser recorded in v.small.
+// which the parser flagged.
 func maxLengthOf(v Value) (int, bool) {
-	if v.kind != Number || v.flags&flagSmallUint == 0 {
+	if v.Kind() != Number || !v.has(flagBit) {
 		return 0, false
 	}
-	n := int(v.small)
+	n, _ := strconv.Atoi(v.text())
 	return n, MinMaxLength <= n && n <= MaxMaxLength
 }
 
-func isLabelValue(v *Value) bool { return v.kind == String && IsLabel(v.text) }
-
-// parsedLabel is isLabelValue for a value of a parsed catalog, from the flag
+// isLabelValue reports whether v is a String that is a label, from the flag
 // the parser set.
-func parsedLabel(v *Value) bool { return v.kind == String && v.flags&flagLabel != 0 }
+func isLabelValue(v Value) bool { return v.Kind() == String && v.has(flagLabel) }
 
 func labelError(path, what string, v Value) error {
-	if v.kind == Absent {
+	if v.Kind() == Absent {
 		return errorf(InvalidLabel, path, "%s is missing, want a label (^[a-z][a-z0-9._-]{0,79}$)", what)
 	}
-	if v.kind != String {
-		return errorf(InvalidLabel, path, "%s is a JSON %s, want a label (^[a-z][a-z0-9._-]{0,79}$)", what, v.kind)
+	if v.Kind() != String {
+		return errorf(InvalidLabel, path, "%s is a JSON %s, want a label (^[a-z][a-z0-9._-]{0,79}$)", what, v.Kind())
 	}
-	return errorf(InvalidLabel, path, "%s %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", what, v.text)
+	return errorf(InvalidLabel, path, "%s %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", what, v.text())
 }
 
 // keyList renders an object's keys for a message: "name, family, extra".
 func keyList(v Value) string {
-	keys := make([]string, len(v.members))
-	for i, m := range v.members {
-		keys[i] = strconv.Quote(m.key)
+	var keys []string
+	for key := range v.members() {
+		keys = append(keys, strconv.Quote(key.text()))
 	}
 	if len(keys) == 0 {
 		return "(none)"
@@ -279,7 +279,7 @@ func keyList(v Value) string {
 // brief renders a value for a message, cut to a readable length.
 func brief(v Value) string {
 	const limit = 60
-	s := v.String()
+	s := string(v.appendJSON(nil, limit))
 	if len(s) > limit {
 		cut := limit
 		for cut > 0 && !utf8.RuneStart(s[cut]) {

@@ -37,10 +37,10 @@ func FuzzContract(f *testing.F) {
 		if again, err := ParseJSON([]byte(cat.String())); err != nil || again.String() != cat.String() {
 			t.Fatalf("re-parsing the marshalled value: %v; %q vs %q", err, again.String(), cat.String())
 		}
-		famV := Value{kind: String, text: family}
+		famV := stringValue(family)
 		nameV := Value{}
 		if hasName {
-			nameV = Value{kind: String, text: name}
+			nameV = stringValue(name)
 		}
 		c, compileErr := Compile(cat)
 		fnDescs, fnErr := Discover(cat, famV, nameV)
@@ -71,7 +71,7 @@ func FuzzContract(f *testing.F) {
 			return
 		}
 		res, err := c.ValidateArguments(name, args)
-		fnRes, fnErr := ValidateArguments(cat, Value{kind: String, text: name}, args)
+		fnRes, fnErr := ValidateArguments(cat, stringValue(name), args)
 		requireCode(t, err, "")
 		if codeOf(t, err) != codeOf(t, fnErr) || pathOf(err) != pathOf(fnErr) {
 			t.Fatalf("compiled error %v, function-level error %v", err, fnErr)

@@ -74,7 +74,7 @@ func runValidate(c *cli, args []string) int {
 	}
 	argText, source, err := c.readArgument(*arguments)
 	if err != nil {
-		return c.errorf("", "failed to read arguments: %v", err)
+		return c.cannotRun("check the @FILE path", "failed to read arguments: %v", err)
 	}
 	argValue, err := catalog.ParseJSON(argText)
 	if err != nil {
@@ -109,11 +109,12 @@ func (c *cli) readArgument(arg string) ([]byte, string, error) {
 }
 
 // loadCatalog reads and compiles a catalog file ("-" for stdin). On failure it
-// has printed the error and returns the exit status.
+// has printed the error and returns the exit status: 3 if the file could not
+// be read, 1 for a contract error.
 func (c *cli) loadCatalog(file string) (*catalog.Catalog, int, bool) {
 	data, err := c.readInput(file)
 	if err != nil {
-		return nil, c.errorf("check the --catalog path", "failed to read catalog: %v", err), false
+		return nil, c.cannotRun("check the --catalog path", "failed to read catalog: %v", err), false
 	}
 	cat, err := catalog.Parse(data)
 	if err != nil {
@@ -128,18 +129,44 @@ func (c *cli) loadCatalog(file string) (*catalog.Catalog, int, bool) {
 
 // readInput reads a file, or stdin for "-", up to one byte past the JSON
 // layer's limit (so that the parser, not a silent cut, reports an input that
-// is too large).
+// is too large). A regular file is read into a buffer of its size, so that
+// the input costs its size once; a FIFO or a terminal is read as it comes.
+// Opening a FIFO waits for a writer, and reading waits for data: a signal
+// still ends the command (see runInterruptible).
 func (c *cli) readInput(name string) ([]byte, error) {
-	r := c.stdin
-	if name != "-" {
-		f, err := os.Open(name)
+	if name == "-" {
+		return readLimited(c.stdin, 512)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := 512
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = int(min(info.Size(), catalog.MaxInputBytes)) + 1
+	}
+	return readLimited(f, size)
+}
+
+// readLimited reads r to its end or to catalog.MaxInputBytes+1 bytes, into a
+// buffer that starts at capacity size and grows as needed.
+func readLimited(r io.Reader, size int) ([]byte, error) {
+	r = io.LimitReader(r, catalog.MaxInputBytes+1)
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
 		if err != nil {
 			return nil, err
 		}
-		defer f.Close()
-		r = f
 	}
-	return io.ReadAll(io.LimitReader(r, catalog.MaxInputBytes+1))
 }
 
 // contractError prints a catalog error with its stable code, where it is and
@@ -229,10 +256,10 @@ func (c *cli) printJSON(v any) int {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
-		return c.errorf("", "failed to encode the result: %v", err)
+		return c.cannotRun("this is a bug in catalogkit: please report it", "failed to encode the result: %v", err)
 	}
 	if _, err := c.stdout.Write(out.Bytes()); err != nil {
-		return c.errorf("", "failed to write the result: %v", err)
+		return c.cannotRun("", "failed to write the result: %v", err)
 	}
-	return 0
+	return exitOK
 }

@@ -1,8 +1,15 @@
 // Command catalogkit discovers tool descriptions, checks call arguments against
 // them, runs the conformance suite, and cuts and verifies reproducible releases.
 //
-// Every command prints its usage with -h. Exit status: 0 success, 1 a check
-// failed, 2 bad usage.
+// Every command prints its usage with -h. Exit status, for every command:
+//
+//	0    success
+//	1    a check failed (a contract error, a failed case or verification)
+//	2    bad usage (flags, arguments)
+//	3    could not run (an I/O error such as a missing input file, a port
+//	     that cannot start, resources exhausted, an internal error)
+//	130  interrupted by SIGINT (Ctrl-C), temporary files removed
+//	143  terminated by SIGTERM, temporary files removed
 package main
 
 import (
@@ -11,7 +18,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"runtime/debug"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The exit statuses (see the package documentation).
+const (
+	exitOK          = 0
+	exitCheckFailed = 1
+	exitUsage       = 2
+	exitCannotRun   = 3
 )
 
 // A command is one subcommand of catalogkit.
@@ -19,20 +39,26 @@ type command struct {
 	name    string
 	summary string
 	run     func(c *cli, args []string) int
+	// interruptible says that main may end the command on SIGINT or SIGTERM
+	// whatever it is doing (reading a FIFO that has no writer, waiting on
+	// stdin, writing to a full pipe): after a short grace it runs the
+	// command's registered cleanups and exits 130 or 143. A command that is
+	// not interruptible handles the signals itself.
+	interruptible bool
 }
 
 // commands lists the subcommands in the order the usage shows them.
 var commands = []command{
-	{"discover", "list tool descriptions of a family, or one tool by name", runDiscover},
-	{"validate", "check a call's arguments against a tool's input schema", runValidate},
-	{"records", "write the five example records, or --check them against a fresh run", runRecords},
-	{"conform", "run the conformance cases against the Go implementation or a port", runConform},
-	{"port", "answer the conformance protocol on stdin/stdout with the Go implementation", runPort},
-	{"pack", "build the deterministic release ZIP, its manifest and SHA256SUMS", runPack},
-	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify},
-	{"version", "print the release, module, Go and compressor versions of this build", runVersion},
-	{"keygen", "write a new minisign key pair for signing releases (PREFIX.key, PREFIX.pub)", runKeygen},
-	{"diff", "explain why two ZIP archives differ, entry by entry, then the first differing byte", runDiff},
+	{"discover", "list tool descriptions of a family, or one tool by name", runDiscover, true},
+	{"validate", "check a call's arguments against a tool's input schema", runValidate, true},
+	{"records", "write the five example records, or --check them against a fresh run", runRecords, true},
+	{"conform", "run the conformance cases against the Go implementation or a port", runConform, false},
+	{"port", "answer the conformance protocol on stdin/stdout with the Go implementation", runPort, true},
+	{"pack", "build the deterministic release ZIP, its manifest and SHA256SUMS", runPack, false},
+	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify, false},
+	{"version", "print the release, module, Go and compressor versions of this build", runVersion, true},
+	{"keygen", "write a new minisign key pair for signing releases (PREFIX.key, PREFIX.pub)", runKeygen, false},
+	{"diff", "explain why two ZIP archives differ, entry by entry, then the first differing byte", runDiff, true},
 }
 
 func main() { os.Exit(Main()) }
@@ -50,27 +76,118 @@ type cli struct {
 	// jsonErrors makes contract errors a JSON object on stdout (discover and
 	// validate --json), for programs that read the stable code.
 	jsonErrors bool
+
+	mu       sync.Mutex
+	cleanups []func() // run when a signal ends an interruptible command
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
 		c.usage(stderr)
-		return 2
+		return exitUsage
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		c.usage(stdout)
-		return 0
+		return exitOK
 	case "-version", "--version":
 		return runVersion(c, args[1:])
 	}
 	for _, cmd := range commands {
 		if cmd.name == args[0] {
-			return cmd.run(c, args[1:])
+			if cmd.interruptible {
+				return c.runInterruptible(cmd, args[1:])
+			}
+			return c.runRecovered(cmd, args[1:])
 		}
 	}
 	return c.usageError("run 'catalogkit -h' to list the commands", "unknown command %q", args[0])
+}
+
+// runRecovered runs a command and turns a panic into exit status 3 with a
+// message, never a crash that could look like another status.
+func (c *cli) runRecovered(cmd command, args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = c.cannotRun("this is a bug in catalogkit: please report it with the command line and the trace above",
+				"internal error in %s: %v\n%s", cmd.name, r, debug.Stack())
+		}
+	}()
+	return cmd.run(c, args)
+}
+
+// signalGrace is how long an interruptible command may go on after SIGINT
+// or SIGTERM before main runs its cleanups and exits: well within the
+// second that every command has to end.
+const signalGrace = 300 * time.Millisecond
+
+// runInterruptible runs an interruptible command in its own goroutine, so
+// that a signal ends the run even while the command is blocked in a system
+// call (opening a FIFO that has no writer, reading stdin, writing to a full
+// pipe): after signalGrace it runs the cleanups, prints a line and returns
+// 130 for SIGINT or 143 for SIGTERM. When main returns, the process exits
+// and the blocked goroutine with it.
+func (c *cli) runInterruptible(cmd command, args []string) int {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	done := make(chan int, 1)
+	go func() { done <- c.runRecovered(cmd, args) }()
+	select {
+	case code := <-done:
+		return code
+	case sig := <-sigs:
+		select {
+		case <-done: // finished (a write in progress, say) within the grace
+		case <-time.After(signalGrace):
+		}
+		c.runCleanups()
+		fmt.Fprintf(c.stderr, "catalogkit: %s: stopped by %s\n", cmd.name, signalName(sig))
+		return signalStatus(sig)
+	}
+}
+
+// onSignal registers f to run if a signal ends the command; the returned
+// function unregisters it. f must be safe to run while the command goes on.
+func (c *cli) onSignal(f func()) (unregister func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cleanups = append(c.cleanups, f)
+	i := len(c.cleanups) - 1
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.cleanups[i] = nil
+	}
+}
+
+func (c *cli) runCleanups() {
+	c.mu.Lock()
+	fs := c.cleanups
+	c.cleanups = nil
+	c.mu.Unlock()
+	for _, f := range fs {
+		if f != nil {
+			f()
+		}
+	}
+}
+
+// signalStatus is the shell's exit status for a process ended by sig: 128
+// plus the signal's number (130 for SIGINT, 143 for SIGTERM).
+func signalStatus(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
+func signalName(sig os.Signal) string {
+	if sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "SIGINT"
 }
 
 func (c *cli) usage(w io.Writer) {
@@ -79,19 +196,28 @@ func (c *cli) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'catalogkit <command> -h' for a command's flags and an example.\n")
+	fmt.Fprintf(w, "Exit status: 0 success, 1 a check failed, 2 bad usage, 3 could not run\n")
+	fmt.Fprintf(w, "(I/O error, resources exhausted, internal error), 130/143 after SIGINT/SIGTERM.\n")
 }
 
 // errorf reports a failed check: it prints "catalogkit: error: ..." and an
 // optional hint line to stderr and returns exit status 1.
 func (c *cli) errorf(hint, format string, args ...any) int {
 	c.printError(hint, format, args...)
-	return 1
+	return exitCheckFailed
 }
 
 // usageError is errorf for bad usage: exit status 2.
 func (c *cli) usageError(hint, format string, args ...any) int {
 	c.printError(hint, format, args...)
-	return 2
+	return exitUsage
+}
+
+// cannotRun is errorf for a run that could not be done (an I/O error, an
+// internal error): exit status 3.
+func (c *cli) cannotRun(hint, format string, args ...any) int {
+	c.printError(hint, format, args...)
+	return exitCannotRun
 }
 
 func (c *cli) printError(hint, format string, args ...any) {

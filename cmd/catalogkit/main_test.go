@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmdtest"
@@ -40,4 +43,27 @@ func TestCLI(t *testing.T) {
 	t.Setenv("CATALOG", "")
 	ts.Commands["catalogkit"] = cmdtest.InProcessProgram("catalogkit", Main)
 	ts.Run(t, *update)
+}
+
+// TestPanicExitsThree checks that a panic in a command is an internal error
+// with exit status 3 and a message that says so, never a crash whose status
+// could read as bad usage.
+func TestPanicExitsThree(t *testing.T) {
+	for _, interruptible := range []bool{false, true} {
+		var stderr bytes.Buffer
+		c := &cli{stdout: io.Discard, stderr: &stderr}
+		boom := command{name: "boom", run: func(*cli, []string) int { panic("boom") }, interruptible: interruptible}
+		var code int
+		if interruptible {
+			code = c.runInterruptible(boom, nil)
+		} else {
+			code = c.runRecovered(boom, nil)
+		}
+		if code != exitCannotRun {
+			t.Errorf("interruptible=%v: exit status %d, want %d", interruptible, code, exitCannotRun)
+		}
+		if msg := stderr.String(); !strings.HasPrefix(msg, "catalogkit: error: internal error in boom: boom\n") || !strings.Contains(msg, "hint: this is a bug in catalogkit") {
+			t.Errorf("interruptible=%v: message:\n%s", interruptible, msg)
+		}
+	}
 }

@@ -13,7 +13,7 @@ func runPort(c *cli, args []string) int {
 	}
 	info := conformance.PortInfo{Name: "catalogkit-go", Language: "Go", Version: buildVersion()}
 	if err := conformance.Serve(c.stdin, c.stdout, conformance.GoTarget(info.Version), info); err != nil {
-		return c.errorf("", "port: %v", err)
+		return c.cannotRun("", "port: %v", err)
 	}
 	return 0
 }

@@ -30,11 +30,14 @@ func runRecords(c *cli, args []string) int {
 		if !flagSet(fs, "catalog") {
 			hint = "run 'catalogkit records' from the repository root, or give --catalog and --out"
 		}
-		return c.errorf(hint, "failed to read catalog: %v", err)
+		return c.cannotRun(hint, "failed to read catalog: %v", err)
 	}
 	recorded, err := repoPath(*catalogFile)
+	if errors.Is(err, errOutsideRepository) {
+		return c.usageError("the records name the catalog by its path from the repository root (the folder with go.mod)", "%v", err)
+	}
 	if err != nil {
-		return c.errorf("the records name the catalog by its path from the repository root (the folder with go.mod)", "%v", err)
+		return c.cannotRun("", "%v", err)
 	}
 	set, err := records.Generate(data, recorded)
 	if err != nil {
@@ -48,7 +51,7 @@ func runRecords(c *cli, args []string) int {
 	if *check {
 		problems, err := set.Check(*out)
 		if err != nil {
-			return c.errorf("check the --out path", "%v", err)
+			return c.cannotRun("check the --out path", "%v", err)
 		}
 		if len(problems) > 0 {
 			return c.reportProblems(problems, *out)
@@ -57,6 +60,10 @@ func runRecords(c *cli, args []string) int {
 		return 0
 	}
 
+	// Write removes its temporary files when it fails; a signal that ends
+	// the run while it writes removes them too.
+	before := temps(*out, set)
+	defer c.onSignal(func() { removeTemps(*out, set, before) })()
 	if err := set.Write(*out); err != nil {
 		hint := ""
 		switch {
@@ -67,7 +74,7 @@ func runRecords(c *cli, args []string) int {
 		case errors.Is(err, iofs.ErrPermission):
 			hint = "you need write permission on the output folder; the old files are untouched"
 		}
-		return c.errorf(hint, "%v", err)
+		return c.cannotRun(hint, "%v", err)
 	}
 	for _, f := range set.Files {
 		fmt.Fprintf(c.stdout, "wrote %s\n", filepath.Join(*out, f.Name))
@@ -76,12 +83,38 @@ func runRecords(c *cli, args []string) int {
 	// file the generator no longer makes.
 	problems, err := set.Check(*out)
 	if err != nil {
-		return c.errorf("", "%v", err)
+		return c.cannotRun("", "%v", err)
 	}
 	if len(problems) > 0 {
 		return c.reportProblems(problems, *out)
 	}
-	return 0
+	return exitOK
+}
+
+// tempPattern is the name pattern of the temporary file that records.Set.Write
+// writes for the file name before renaming it into place.
+func tempPattern(name string) string { return "." + name + ".tmp-*" }
+
+// temps returns the temporary files of set's files in dir.
+func temps(dir string, set *records.Set) map[string]bool {
+	found := map[string]bool{}
+	for _, f := range set.Files {
+		matches, _ := filepath.Glob(filepath.Join(dir, tempPattern(f.Name)))
+		for _, m := range matches {
+			found[m] = true
+		}
+	}
+	return found
+}
+
+// removeTemps removes the temporary files of set's files in dir that were
+// not there before the run.
+func removeTemps(dir string, set *records.Set, before map[string]bool) {
+	for t := range temps(dir, set) {
+		if !before[t] {
+			os.Remove(t)
+		}
+	}
 }
 
 // reportProblems prints every problem of a check, with a (-want +got) diff
@@ -119,6 +152,10 @@ func (c *cli) reportProblems(problems []records.Problem, dir string) int {
 	return c.errorf(strings.Join(hints, "; "), "%s", msg)
 }
 
+// errOutsideRepository is repoPath's error for a catalog outside any
+// repository.
+var errOutsideRepository = errors.New("not inside a repository: no folder above it holds go.mod")
+
 // repoPath returns the path of file from the repository root, the nearest
 // folder above it that holds go.mod, with forward slashes: the path the
 // records name the catalog by, the same from whatever folder the command runs.
@@ -137,7 +174,7 @@ func repoPath(file string) (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("catalog %q is not inside a repository: no folder above it holds go.mod", file)
+			return "", fmt.Errorf("catalog %q is %w", file, errOutsideRepository)
 		}
 		dir = parent
 	}
