@@ -488,16 +488,20 @@ func (d decimal) String() string {
 	return sign + d.digits + "e" + d.exp.String()
 }
 
-// equalJSON reports whether a and b are the same JSON value: object member
-// order is irrelevant, array order is significant, numbers compare by exact
-// value (1, 1.0 and 1e0 are equal), strings by their decoded content. The one
-// exception is the contract's: the members of an object under the key
-// "properties" (an input schema's properties) must come in the same order,
-// because SPEC §2 says properties keep the fields' order.
-func equalJSON(a, b *node) bool { return equalJSONAt(a, b, "") }
+// equalJSON reports whether a and b are the same JSON value: arrays keep
+// their order, numbers compare by exact value (1, 1.0 and 1e0 are equal),
+// strings by their decoded content, and object members compare as a set,
+// except in the objects whose member order the contract specifies (see
+// [orderedPlace]), whose members must also come in the same order.
+func equalJSON(a, b *node) bool { return equalAt(a, b, placeTop, true) }
 
-// equalJSONAt is equalJSON for values found under the object key key.
-func equalJSONAt(a, b *node, key string) bool {
+// equalUnordered is equalJSON with every object compared as a set of
+// members.
+func equalUnordered(a, b *node) bool { return equalAt(a, b, placeTop, false) }
+
+// equalAt compares a and b found at place p; ordered says whether the
+// ordered objects must keep their order.
+func equalAt(a, b *node, p place, ordered bool) bool {
 	if a.kind != b.kind {
 		return false
 	}
@@ -515,7 +519,7 @@ func equalJSONAt(a, b *node, key string) bool {
 			return false
 		}
 		for i := range a.items {
-			if !equalJSONAt(a.items[i], b.items[i], "") {
+			if !equalAt(a.items[i], b.items[i], p.element(), ordered) {
 				return false
 			}
 		}
@@ -525,11 +529,11 @@ func equalJSONAt(a, b *node, key string) bool {
 		return false
 	}
 	for i, k := range a.keys {
-		if key == "properties" && b.keys[i] != k {
-			return false // properties keep the fields' order
+		if ordered && p == placeOrdered && b.keys[i] != k {
+			return false
 		}
 		bv, ok := b.lookup(k)
-		if !ok || !equalJSONAt(a.vals[i], bv, k) {
+		if !ok || !equalAt(a.vals[i], bv, p.member(k), ordered) {
 			return false
 		}
 	}

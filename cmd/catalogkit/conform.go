@@ -51,7 +51,12 @@ func runConform(c *cli, args []string) int {
 	if err != nil {
 		return c.errorf("", "failed to load the conformance cases: %v", err)
 	}
-	if runner.Run != nil && !slices.ContainsFunc(cases, func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }) {
+	textCases, err := conformance.TextCases()
+	if err != nil {
+		return c.errorf("", "failed to load the text level: %v", err)
+	}
+	if runner.Run != nil && !slices.ContainsFunc(cases, func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }) &&
+		!slices.ContainsFunc(textCases, func(k *conformance.TextCase) bool { return runner.Run.MatchString(k.ID) }) {
 		return c.usageError("list the case ids with --run . --format json", "no case id matches --run %q", *run)
 	}
 	if command == nil {
@@ -62,6 +67,10 @@ func runConform(c *cli, args []string) int {
 		runner.Target = port
 	}
 	report := runner.RunCases(cases)
+	// The text level runs after the cases, over the same port; without a
+	// port, through conformance.Serve in-process (catalogkit port's text
+	// layer).
+	runner.RunText(report, textCases)
 	var write func(io.Writer) error
 	switch *format {
 	case "json":
@@ -82,8 +91,12 @@ func runConform(c *cli, args []string) int {
 	}
 	if !report.OK() {
 		if report.Fatal == "" {
-			c.printError("every case must pass; a SKIP (not_implemented) counts as not passed",
-				"%d of %d cases did not pass (%d failed, %d skipped)", report.Failed+report.Skipped, report.Passed+report.Failed+report.Skipped, report.Failed, report.Skipped)
+			failed, skipped, all := report.Failed, report.Skipped, len(report.Cases)
+			if t := report.Text; t != nil && !t.OptedOut {
+				failed, skipped, all = failed+t.Failed, skipped+t.Skipped, all+len(t.Cases)
+			}
+			c.printError("every case must pass, text cases included; a SKIP (not_implemented) counts as not passed",
+				"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
 		}
 		return 1
 	}
