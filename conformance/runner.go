@@ -394,7 +394,14 @@ func showLine(line []byte) string {
 	}
 	s := b.String()
 	if len(s) > max {
-		s = s[:max/2] + fmt.Sprintf(" <... %d bytes ...> ", len(s)-max) + s[len(s)-max/2:]
+		head, tail := max/2, len(s)-max/2
+		for head > 0 && !utf8.RuneStart(s[head]) {
+			head--
+		}
+		for tail < len(s) && !utf8.RuneStart(s[tail]) {
+			tail++
+		}
+		s = s[:head] + fmt.Sprintf(" <... %d bytes ...> ", tail-head) + s[tail:]
 	}
 	return s
 }
