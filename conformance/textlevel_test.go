@@ -186,3 +186,35 @@ func TestOrderOnlyDiff(t *testing.T) {
 		t.Errorf("orderDiffs of unordered arguments = %q, want none", got)
 	}
 }
+
+// TestPortCallLine checks CallLine on a real port process: an error line is
+// an answer that leaves the port running, and a reply with a wrong seq is an
+// ERROR that restarts it.
+func TestPortCallLine(t *testing.T) {
+	p := fakeCommand(t, "error-line", 2)
+	defer p.Close()
+	call := func(seq int64) []byte {
+		return fmt.Appendf(nil, `{"type":"call","seq":%d,"call":%s}`, seq, discoverAll)
+	}
+	line, err := p.CallLine(call)
+	if err != nil || string(line) != `{"type":"reply","seq":1,"outcome":{"result":[]}}` {
+		t.Fatalf("first CallLine = %s, %v, want a reply to seq 1", line, err)
+	}
+	proc := p.proc
+	line, err = p.CallLine(call)
+	if err != nil || !strings.HasPrefix(string(line), `{"type":"error","seq":2,`) {
+		t.Fatalf("second CallLine = %s, %v, want the error line", line, err)
+	}
+	if p.proc != proc {
+		t.Errorf("the port was restarted after an error line")
+	}
+	if line, err := p.CallLine(call); err != nil || !strings.HasPrefix(string(line), `{"type":"reply","seq":3,`) {
+		t.Errorf("third CallLine = %s, %v, want a reply to seq 3", line, err)
+	}
+	if _, err := p.CallLine(func(seq int64) []byte { return call(seq + 1) }); err == nil || !strings.Contains(err.Error(), "reply has seq 5, want 4") {
+		t.Errorf("a reply to another seq: %v, want an ERROR naming both seqs", err)
+	}
+	if p.proc != nil {
+		t.Errorf("the port still runs after a reply with a wrong seq")
+	}
+}
