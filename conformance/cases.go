@@ -110,15 +110,8 @@ func parseCase(data []byte, synthetic *node) (*Case, error) {
 		return nil, err
 	}
 	c := &Case{}
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"id", &c.ID}, {"title", &c.Title}, {"spec", &c.Spec}} {
-		v, _ := n.lookup(f.key)
-		if v.kind != kString || v.str == "" {
-			return nil, fmt.Errorf("%q is not a non-empty string", f.key)
-		}
-		*f.dst = v.str
+	if err := readHead(n, &c.ID, &c.Title, &c.Spec); err != nil {
+		return nil, err
 	}
 	if !idPattern.MatchString(c.ID) {
 		return nil, fmt.Errorf("id %q is not dotted lowercase words", c.ID)
@@ -180,6 +173,22 @@ func parseCheck(n *node, synthetic *node) (*Check, error) {
 		return nil, fmt.Errorf(`"expect" is not {"result": VALUE} or {"error": CODE}`)
 	}
 	return chk, nil
+}
+
+// readHead reads the id, title and spec of a case file, each a non-empty
+// string.
+func readHead(n *node, id, title, spec *string) error {
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"id", id}, {"title", title}, {"spec", spec}} {
+		v, _ := n.lookup(f.key)
+		if v.kind != kString || v.str == "" {
+			return fmt.Errorf("%q is not a non-empty string", f.key)
+		}
+		*f.dst = v.str
+	}
+	return nil
 }
 
 // resolveCall checks a CALL object and returns a copy with its catalog
@@ -502,15 +511,8 @@ func parseTextCase(data []byte) (*TextCase, error) {
 		return nil, err
 	}
 	c := &TextCase{}
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"id", &c.ID}, {"title", &c.Title}, {"spec", &c.Spec}} {
-		v, _ := n.lookup(f.key)
-		if v.kind != kString || v.str == "" {
-			return nil, fmt.Errorf("%q is not a non-empty string", f.key)
-		}
-		*f.dst = v.str
+	if err := readHead(n, &c.ID, &c.Title, &c.Spec); err != nil {
+		return nil, err
 	}
 	if !textIDPattern.MatchString(c.ID) {
 		return nil, fmt.Errorf("id %q is not text. followed by dotted lowercase words", c.ID)

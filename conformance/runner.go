@@ -160,12 +160,7 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 		res.Checks = append(res.Checks, cr)
 		out, err := safeCall(r.Target, chk.Call())
 		if err != nil {
-			var te *TransportError
-			if !errors.As(err, &te) {
-				te = &TransportError{Status: Error, Message: err.Error()}
-			}
-			cr.Status, cr.Message = te.Status, te.Message
-			res.Status, res.Stderr = te.Status, te.Stderr
+			te := noOutcome(err, cr, res)
 			res.Message = fmt.Sprintf("check %d: %s", i, te.Message)
 			if te.Fatal {
 				return te
@@ -186,6 +181,18 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 		}
 	}
 	return nil
+}
+
+// noOutcome records a call that got no outcome in its check and case, and
+// returns the error as a [*TransportError] (ERROR if it was another error).
+func noOutcome(err error, cr *CheckResult, res *CaseResult) *TransportError {
+	var te *TransportError
+	if !errors.As(err, &te) {
+		te = &TransportError{Status: Error, Message: err.Error()}
+	}
+	cr.Status, cr.Message = te.Status, te.Message
+	res.Status, res.Stderr = te.Status, te.Stderr
+	return te
 }
 
 // rank orders the statuses of checks: a case reports its worst.
@@ -333,12 +340,7 @@ func (r *Runner) runTextCase(c *TextCase, lt LineTarget, res *CaseResult, diff D
 	})
 	cr.Line = showLine(sent)
 	if err != nil {
-		var te *TransportError
-		if !errors.As(err, &te) {
-			te = &TransportError{Status: Error, Message: err.Error()}
-		}
-		cr.Status, cr.Message = te.Status, te.Message
-		res.Status, res.Stderr = te.Status, te.Stderr
+		te := noOutcome(err, cr, res)
 		res.Message = te.Message
 		return te
 	}

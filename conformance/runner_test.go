@@ -150,7 +150,7 @@ func TestWrongImplementationsFail(t *testing.T) {
 				if name, _ := c.lookup("name"); opOf(c) == "validate_arguments" && name != nil && labelRE.MatchString(name.str) {
 					// Every tool name that a validate_arguments check's catalog defines: only a
 					// name no tool has falls back.
-					if !slices.Contains([]string{"page.read", "page.find", "tab.select", "form.fill", "key.press", "cookie.clear", "page.screenshot", "file.upload", "page.read-all"}, name.str) {
+					if !slices.Contains([]string{"page.read", "page.find", "tab.select", "form.fill", "key.press", "cookie.clear", "page.screenshot", "file.upload", "page.read-all", "constructor"}, name.str) {
 						c.set("name", newString("page.read"))
 					}
 				}
