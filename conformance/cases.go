@@ -1,7 +1,9 @@
 package conformance
 
 import (
+	"bytes"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"path"
@@ -12,9 +14,10 @@ import (
 )
 
 // Files holds the suite exactly as a port reads it from disk:
-// cases/<id>.json and synthetic-catalog.json, which the cases reference.
+// cases/<id>.json and synthetic-catalog.json, which the cases reference,
+// and the text level's text/<id>.json.
 //
-//go:embed cases/*.json synthetic-catalog.json
+//go:embed cases/*.json synthetic-catalog.json text/*.json
 var Files embed.FS
 
 // CatalogFile is the name of the synthetic catalog, the target of every
@@ -107,15 +110,8 @@ func parseCase(data []byte, synthetic *node) (*Case, error) {
 		return nil, err
 	}
 	c := &Case{}
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"id", &c.ID}, {"title", &c.Title}, {"spec", &c.Spec}} {
-		v, _ := n.lookup(f.key)
-		if v.kind != kString || v.str == "" {
-			return nil, fmt.Errorf("%q is not a non-empty string", f.key)
-		}
-		*f.dst = v.str
+	if err := readHead(n, &c.ID, &c.Title, &c.Spec); err != nil {
+		return nil, err
 	}
 	if !idPattern.MatchString(c.ID) {
 		return nil, fmt.Errorf("id %q is not dotted lowercase words", c.ID)
@@ -177,6 +173,22 @@ func parseCheck(n *node, synthetic *node) (*Check, error) {
 		return nil, fmt.Errorf(`"expect" is not {"result": VALUE} or {"error": CODE}`)
 	}
 	return chk, nil
+}
+
+// readHead reads the id, title and spec of a case file, each a non-empty
+// string.
+func readHead(n *node, id, title, spec *string) error {
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"id", id}, {"title", title}, {"spec", spec}} {
+		v, _ := n.lookup(f.key)
+		if v.kind != kString || v.str == "" {
+			return fmt.Errorf("%q is not a non-empty string", f.key)
+		}
+		*f.dst = v.str
+	}
+	return nil
 }
 
 // resolveCall checks a CALL object and returns a copy with its catalog
@@ -405,4 +417,185 @@ func checkKeys(what string, keys, required, optional []string) error {
 		}
 	}
 	return nil
+}
+
+// A TextCase is one case of the text level: a request line given byte by
+// byte, and the outcome it must get. The text level checks the JSON text
+// layer over the protocol (duplicate keys, lone surrogates, invalid UTF-8, a
+// byte order mark, trailing data, nesting depth, huge numbers), which a
+// CALL object, being a JSON value, cannot carry. A text case file is
+// text/<id>.json; its id starts with "text.".
+type TextCase struct {
+	ID    string
+	Title string
+	Spec  string
+	// pieces make the line: literal bytes, and one place for the seq.
+	pieces []linePiece
+	// expect is {"result": VALUE} or {"error": CODE}; {"error":
+	// "INVALID_JSON"} means the line must be refused.
+	expect *node
+}
+
+// A linePiece is literal bytes, or (seq true) the call's seq in decimal.
+type linePiece struct {
+	bytes []byte
+	seq   bool
+}
+
+// Line returns the case's request line for the given seq, without the final
+// newline.
+func (c *TextCase) Line(seq int64) []byte {
+	var b []byte
+	for _, p := range c.pieces {
+		if p.seq {
+			b = strconv.AppendInt(b, seq, 10)
+		} else {
+			b = append(b, p.bytes...)
+		}
+	}
+	return b
+}
+
+// Refused reports whether the line must be refused by the JSON text layer:
+// the case expects {"error": "INVALID_JSON"}.
+func (c *TextCase) Refused() bool {
+	e, ok := c.expect.lookup("error")
+	return ok && e.str == codeInvalidJSON
+}
+
+// Expect returns the JSON text of the expected outcome.
+func (c *TextCase) Expect() []byte { return c.expect.appendJSON(nil) }
+
+// codeInvalidJSON is the JSON text layer's error code.
+const codeInvalidJSON = "INVALID_JSON"
+
+var textIDPattern = regexp.MustCompile(`^text(\.[a-z][a-z0-9-]*)+$`)
+
+// LoadText reads every text case in fsys (text/*.json) and returns them
+// sorted by id. It checks what the runner relies on; the JSON Schema
+// text.schema.json describes the format in full.
+func LoadText(fsys fs.FS) ([]*TextCase, error) {
+	names, err := fs.Glob(fsys, "text/*.json")
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no text case files in text/")
+	}
+	var cases []*TextCase
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		c, err := parseTextCase(data)
+		if err != nil {
+			return nil, fmt.Errorf("text case file %q: %v", name, err)
+		}
+		if want := strings.TrimSuffix(path.Base(name), ".json"); c.ID != want {
+			return nil, fmt.Errorf("text case file %q: id %q does not match the file name", name, c.ID)
+		}
+		cases = append(cases, c)
+	}
+	slices.SortFunc(cases, func(a, b *TextCase) int { return strings.Compare(a.ID, b.ID) })
+	return cases, nil
+}
+
+// TextCases returns the embedded text level, loaded with [LoadText].
+func TextCases() ([]*TextCase, error) { return LoadText(Files) }
+
+// maxRepeat bounds a line piece's "times", so that a case file cannot ask
+// for a line of gigabytes.
+const maxRepeat = 1 << 20
+
+func parseTextCase(data []byte) (*TextCase, error) {
+	n, err := parseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := onlyKeys(n, "text case", []string{"id", "title", "spec", "line", "expect"}, nil); err != nil {
+		return nil, err
+	}
+	c := &TextCase{}
+	if err := readHead(n, &c.ID, &c.Title, &c.Spec); err != nil {
+		return nil, err
+	}
+	if !textIDPattern.MatchString(c.ID) {
+		return nil, fmt.Errorf("id %q is not text. followed by dotted lowercase words", c.ID)
+	}
+	line, _ := n.lookup("line")
+	if line.kind != kArray || len(line.items) == 0 {
+		return nil, fmt.Errorf(`"line" is not a non-empty array`)
+	}
+	seqs, size := 0, 0
+	for i, p := range line.items {
+		piece, err := parsePiece(p)
+		if err != nil {
+			return nil, fmt.Errorf("line[%d]: %v", i, err)
+		}
+		if piece.seq {
+			seqs++
+		}
+		if bytes.IndexByte(piece.bytes, '\n') >= 0 {
+			return nil, fmt.Errorf("line[%d]: a line cannot hold a newline byte", i)
+		}
+		if size += len(piece.bytes); size > MaxLine {
+			return nil, fmt.Errorf("line[%d]: the line is longer than %d bytes", i, MaxLine)
+		}
+		c.pieces = append(c.pieces, piece)
+	}
+	if seqs != 1 {
+		return nil, fmt.Errorf(`"line" has %d {"seq": true} pieces, want exactly 1`, seqs)
+	}
+	expect, _ := n.lookup("expect")
+	if expect.kind != kObject || len(expect.keys) != 1 ||
+		expect.keys[0] != "result" && (expect.keys[0] != "error" || expect.vals[0].kind != kString) {
+		return nil, fmt.Errorf(`"expect" is not {"result": VALUE} or {"error": CODE}`)
+	}
+	c.expect = expect
+	return c, nil
+}
+
+// parsePiece reads one piece of a line: a string (its UTF-8 bytes),
+// {"hex": "ef bb bf"} (raw bytes), {"repeat": STRING, "times": N} (the
+// string N times) or {"seq": true} (the seq).
+func parsePiece(p *node) (linePiece, error) {
+	if p.kind == kString {
+		return linePiece{bytes: []byte(p.str)}, nil
+	}
+	if p.kind != kObject || len(p.keys) == 0 {
+		return linePiece{}, fmt.Errorf(`not a string, {"hex": ...}, {"repeat": ..., "times": ...} or {"seq": true}`)
+	}
+	switch p.keys[0] {
+	case "hex":
+		if err := onlyKeys(p, "hex piece", []string{"hex"}, nil); err != nil {
+			return linePiece{}, err
+		}
+		h, _ := p.lookup("hex")
+		b, err := hex.DecodeString(strings.ReplaceAll(h.str, " ", ""))
+		if h.kind != kString || err != nil || len(b) == 0 {
+			return linePiece{}, fmt.Errorf("hex %s is not pairs of hexadecimal digits", h)
+		}
+		return linePiece{bytes: b}, nil
+	case "repeat", "times":
+		if err := onlyKeys(p, "repeat piece", []string{"repeat", "times"}, nil); err != nil {
+			return linePiece{}, err
+		}
+		s, _ := p.lookup("repeat")
+		t, _ := p.lookup("times")
+		n, err := strconv.Atoi(t.lit)
+		if s.kind != kString || s.str == "" || t.kind != kNumber || err != nil || n < 1 || n > maxRepeat {
+			return linePiece{}, fmt.Errorf(`repeat is not a non-empty string repeated 1 to %d times`, maxRepeat)
+		}
+		return linePiece{bytes: []byte(strings.Repeat(s.str, n))}, nil
+	case "seq":
+		if err := onlyKeys(p, "seq piece", []string{"seq"}, nil); err != nil {
+			return linePiece{}, err
+		}
+		if v, _ := p.lookup("seq"); v.kind != kBool || v.lit != "true" {
+			return linePiece{}, fmt.Errorf(`a seq piece is {"seq": true}`)
+		}
+		return linePiece{seq: true}, nil
+	}
+	return linePiece{}, fmt.Errorf("unknown piece key %q", p.keys[0])
 }

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bytes"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -86,42 +85,6 @@ func TestPatch(t *testing.T) {
 	}
 	if syn.String() != miniCatalog {
 		t.Errorf("patching changed the synthetic catalog to %s", syn)
-	}
-}
-
-// TestServe checks the Go port's side of the protocol on lines a port can
-// receive.
-func TestServe(t *testing.T) {
-	in := strings.Join([]string{
-		`{"type":"hello","protocol":"catalogkit-conformance/1"}`,
-		`{"type":"call","seq":1,"call":{"op":"discover","catalog":[],"family":"all"}}`,
-		`not json`,
-		`{"type":"call","seq":2,"call":{"op":"discover","catalog":[],"catalog":{},"family":"all"}}`,
-		`{"type":"call","seq":3,"call":{"op":"frobnicate"}}`,
-		`{"type":"bye","seq":4}`,
-		`{"type":"call","seq":5,"call":{"op":"validate_arguments","catalog":` + miniCatalog + `,"name":"a.b","arguments":{"x":"\ud83d\ude00\ud83d\ude00\ud83d\ude00"}}}`,
-	}, "\n") + "\n"
-	var out bytes.Buffer
-	if err := Serve(strings.NewReader(in), &out, GoTarget("t"), PortInfo{Name: "n", Language: "Go", Version: "v"}); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	want := []struct{ prefix, reason string }{
-		{`{"type":"hello","protocol":"catalogkit-conformance/1","port":{"name":"n","language":"Go","version":"v"}}`, "the hello"},
-		{`{"type":"reply","seq":1,"outcome":{"result":[]}}`, "a call"},
-		{`{"type":"error","seq":null,"message":"request is not valid JSON`, "garbage is an error line"},
-		{`{"type":"reply","seq":2,"outcome":{"error":"INVALID_JSON"`, "a duplicate key is the JSON layer's error"},
-		{`{"type":"reply","seq":3,"outcome":{"not_implemented":"no op \"frobnicate\""}}`, "an unknown op is not implemented"},
-		{`{"type":"error","seq":4,"message":"unknown message type \"bye\""}`, "an unknown type is an error line"},
-		{`{"type":"reply","seq":5,"outcome":{"result":{"name":"a.b","arguments":{"x":"😀😀😀"},"shape_valid":true,"authorized":false,"executed":false}}}`, "three astral characters fit max_length 3"},
-	}
-	if len(lines) != len(want) {
-		t.Fatalf("Serve wrote %d lines, want %d:\n%s", len(lines), len(want), out.String())
-	}
-	for i, w := range want {
-		if !strings.HasPrefix(lines[i], w.prefix) {
-			t.Errorf("line %d = %s\nwant prefix %s (%s)", i, lines[i], w.prefix, w.reason)
-		}
 	}
 }
 

@@ -69,7 +69,7 @@ func FuzzPortReply(f *testing.F) {
 				t.Fatalf("outcome %q of reply %q is not valid JSON text from the line", out, l.line)
 			}
 			cr.Got = out
-			(&Runner{}).judge(chk, cr, out, LineDiff)
+			(&Runner{}).judge(chk.expect, cr, out, LineDiff)
 			switch cr.Status {
 			case Pass, Fail, Skip, Error:
 			default:

@@ -25,7 +25,7 @@ var (
 // minBrokenPorts is the number of broken ports under ports/broken, each a row
 // of its README's table, that the suite is known to catch; fewer files means
 // some were lost.
-const minBrokenPorts = 23
+const minBrokenPorts = 36
 
 // python3 returns the path of python3, or skips the test loudly; under
 // CI=true a missing python3 is a broken CI image, so the test fails instead.
@@ -44,9 +44,10 @@ func python3(t *testing.T) string {
 	return ""
 }
 
-// runPort runs every case against the Python script at path and returns the
-// report. The port never writes bytecode next to its sources.
-func runPort(t *testing.T, py, script string, cases []*conformance.Case) *conformance.Report {
+// runPort runs every case, then the text level, against the Python script
+// at path and returns the report. The port never writes bytecode next to
+// its sources.
+func runPort(t *testing.T, py, script string, cases []*conformance.Case, text []*conformance.TextCase) *conformance.Report {
 	t.Helper()
 	abs, err := filepath.Abs(script)
 	if err != nil {
@@ -57,7 +58,10 @@ func runPort(t *testing.T, py, script string, cases []*conformance.Case) *confor
 		Env:     append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1"),
 	}
 	defer port.Close()
-	return (&conformance.Runner{Target: port}).RunCases(cases)
+	r := &conformance.Runner{Target: port}
+	rep := r.RunCases(cases)
+	r.RunText(rep, text)
+	return rep
 }
 
 func reportText(rep *conformance.Report) string {
@@ -78,18 +82,47 @@ func loadCases(t *testing.T) []*conformance.Case {
 	return cases
 }
 
-// TestPythonPort runs the 21 cases against the Python port over
-// stdin/stdout: every one must pass.
+func loadTextCases(t *testing.T) []*conformance.TextCase {
+	t.Helper()
+	cases, err := conformance.TextCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("conformance.TextCases() returned no case")
+	}
+	return cases
+}
+
+// TestPythonPort runs the 21 cases and the text level against the Python
+// port over stdin/stdout: every one must pass.
 func TestPythonPort(t *testing.T) {
 	py := python3(t)
-	cases := loadCases(t)
-	rep := runPort(t, py, pythonPort, cases)
-	if rep.Fatal != "" || rep.Passed != 21 || rep.Failed != 0 || rep.Skipped != 0 {
-		t.Fatalf("Python port: %s, want 21 passed\n%s", rep.Summary(), reportText(rep))
+	cases, text := loadCases(t), loadTextCases(t)
+	rep := runPort(t, py, pythonPort, cases, text)
+	want := fmt.Sprintf("21 passed, 0 failed; text level %d/%d", len(text), len(text))
+	if rep.Fatal != "" || rep.Summary() != want || !rep.OK() {
+		t.Fatalf("Python port: %s, want %s\n%s", rep.Summary(), want, reportText(rep))
 	}
 	if got, want := rep.Port.Name, "catalogkit-python"; got != want {
 		t.Errorf("Python port's handshake name = %q, want %q", got, want)
 	}
+}
+
+// TestPythonPortCorners drives the Python port through the session of
+// ProtocolCorners: one reply per line, each the one PROTOCOL.md gives.
+func TestPythonPortCorners(t *testing.T) {
+	py := python3(t)
+	cmd := exec.Command(py, pythonPort)
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	cmd.Stdin = bytes.NewReader(conformance.CornerInput())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the Python port: %v\n%s", err, stderr.String())
+	}
+	conformance.CheckCornerReplies(t, "the Python port", out)
 }
 
 // TestBrokenPorts runs the 21 cases against every deliberately broken port
@@ -100,7 +133,7 @@ func TestPythonPort(t *testing.T) {
 // stays true.
 func TestBrokenPorts(t *testing.T) {
 	py := python3(t)
-	cases := loadCases(t)
+	cases, text := loadCases(t), loadTextCases(t)
 	scripts, err := filepath.Glob(filepath.Join(brokenDir, "*.py"))
 	if err != nil {
 		t.Fatal(err)
@@ -126,22 +159,41 @@ func TestBrokenPorts(t *testing.T) {
 	for _, script := range scripts {
 		name := filepath.Base(script)
 		t.Run(strings.TrimSuffix(name, ".py"), func(t *testing.T) {
-			rep := runPort(t, py, script, cases)
+			rep := runPort(t, py, script, cases, text)
 			if rep.Fatal != "" {
 				t.Fatalf("%s did not run: %s\n%s", name, rep.Fatal, reportText(rep))
 			}
+			if rep.Text == nil || rep.Text.OptedOut {
+				t.Fatalf("%s: the text level did not run\n%s", name, reportText(rep))
+			}
+			// A row may name the checks of a case that catch the port
+			// (validate.keys.unknown#8,9): then exactly those must fail.
+			byChecks := map[string]bool{}
+			for _, w := range table[name] {
+				if id, _, ok := strings.Cut(w, "#"); ok {
+					byChecks[id] = true
+				}
+			}
 			var failed []string
-			for _, c := range rep.Cases {
+			for _, c := range slices.Concat(rep.Cases, rep.Text.Cases) {
 				switch c.Status {
 				case conformance.Pass:
 				case conformance.Fail:
-					failed = append(failed, c.ID)
+					if !byChecks[c.ID] {
+						failed = append(failed, c.ID)
+						break
+					}
+					for _, chk := range c.Checks {
+						if chk.Status != conformance.Pass {
+							failed = append(failed, fmt.Sprintf("%s#%d", c.ID, chk.Index))
+						}
+					}
 				default:
 					t.Errorf("%s: case %s is %s, want PASS or FAIL: %s\n%s", name, c.ID, c.Status, c.Message, c.Stderr)
 				}
 			}
 			if len(failed) == 0 {
-				t.Fatalf("%s passed all %d cases: the suite does not catch it\n%s", name, len(rep.Cases), reportText(rep))
+				t.Fatalf("%s passed all %d cases and the text level: the suite does not catch it\n%s", name, len(rep.Cases), reportText(rep))
 			}
 			slices.Sort(failed)
 			if want := slices.Sorted(slices.Values(table[name])); len(want) > 0 && !slices.Equal(failed, want) {
@@ -201,10 +253,12 @@ func TestPythonPortRecords(t *testing.T) {
 // the first column and the catching case ids, in backquotes, in the last.
 var brokenRow = regexp.MustCompile("^\\| `([a-z0-9_]+\\.py)` \\|.*\\| ([^|]*) \\|$")
 
-var caseID = regexp.MustCompile("`([a-z0-9.-]+)`")
+var caseID = regexp.MustCompile("`([a-z0-9.-]+)(#[0-9,]+)?`")
 
 // readBrokenTable returns the case ids that the README's table lists for
-// each broken port, in the table's order.
+// each broken port, in the table's order; a case listed with its checks
+// (`validate.keys.unknown#8,9`) gives one entry per check
+// ("validate.keys.unknown#8", "validate.keys.unknown#9").
 func readBrokenTable(path string) (map[string][]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -219,7 +273,13 @@ func readBrokenTable(path string) (map[string][]string, error) {
 		}
 		ids := []string{}
 		for _, id := range caseID.FindAllStringSubmatch(m[2], -1) {
-			ids = append(ids, id[1])
+			if id[2] == "" {
+				ids = append(ids, id[1])
+				continue
+			}
+			for _, n := range strings.Split(id[2][1:], ",") {
+				ids = append(ids, id[1]+"#"+n)
+			}
 		}
 		if len(ids) == 0 {
 			return nil, fmt.Errorf("%s: the row of %s lists no case", path, m[1])

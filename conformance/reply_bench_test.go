@@ -58,7 +58,7 @@ func BenchmarkReply(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				(&Runner{}).judge(chk, &CheckResult{}, out, LineDiff)
+				(&Runner{}).judge(chk.expect, &CheckResult{}, out, LineDiff)
 			}},
 			{"tree", func(line []byte) { parseJSON(line) }},
 			{"encoding-json", func(line []byte) {

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -63,6 +64,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		// once, where errors go.
 		fmt.Fprintf(&b, "%-7s %d %s: the port failed\n", "NOT RUN", notRun, plural(notRun, "case"))
 	}
+	r.Text.writeText(&b)
 	fmt.Fprintf(&b, "%s\n", r.Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -129,12 +131,55 @@ func unsafeRune(r rune) bool {
 	return false
 }
 
+// writeText writes the text level's part of the text report: a heading,
+// then one line per text case, and for one that did not pass its line, the
+// (-want +got) diff or what happened.
+func (t *TextReport) writeText(b *strings.Builder) {
+	switch {
+	case t == nil:
+		return
+	case t.OptedOut:
+		fmt.Fprintf(b, "text level: opted out (the port's hello says \"text_level\": false)\n")
+		return
+	}
+	fmt.Fprintf(b, "text level:\n")
+	for _, c := range t.Cases {
+		if c.Status == Pass {
+			fmt.Fprintf(b, "%-7s %s\n", c.Status, c.ID)
+			continue
+		}
+		fmt.Fprintf(b, "%-7s %s: %s\n", c.Status, c.ID, Printable(c.Message))
+		for _, chk := range c.Checks {
+			if chk.Line != "" {
+				fmt.Fprintf(b, "    line: %s\n", Printable(chk.Line))
+			}
+			switch {
+			case chk.Diff != "":
+				fmt.Fprintf(b, "    (-want +got):\n%s", indent(PrintableLines(chk.Diff), "        "))
+			case chk.Message != "":
+				fmt.Fprintf(b, "    %s: %s\n", strings.ToLower(string(chk.Status)), Printable(chk.Message))
+			}
+		}
+		if c.Stderr != "" {
+			fmt.Fprintf(b, "    stderr (tail):\n%s", indent(PrintableLines(c.Stderr), "        "))
+		}
+	}
+}
+
 // Summary returns the final line: "N passed, N failed", plus ", N skipped"
-// when any case was skipped.
+// when any case was skipped, then the text level apart: "; text level
+// 17/17" (text cases passed of those run) or "; text level: opted out".
 func (r *Report) Summary() string {
 	s := fmt.Sprintf("%d passed, %d failed", r.Passed, r.Failed)
 	if r.Skipped > 0 {
 		s += fmt.Sprintf(", %d skipped", r.Skipped)
+	}
+	switch t := r.Text; {
+	case t == nil:
+	case t.OptedOut:
+		s += "; text level: opted out"
+	default:
+		s += fmt.Sprintf("; text level %d/%d", t.Passed, len(t.Cases))
 	}
 	return s
 }
@@ -207,15 +252,36 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		Time     string     `xml:"time,attr"`
 		Cases    []testcase `xml:"testcase"`
 	}
-	suite := testsuite{Name: strings.TrimSpace("catalogkit-conformance " + r.Port.Name), Tests: len(r.Cases), Time: seconds(r.Elapsed.Seconds())}
-	for _, c := range r.Cases {
-		tc := testcase{Name: c.ID, Classname: "conformance", Time: seconds(c.Elapsed.Seconds()), SystemErr: c.Stderr}
+	suite := testsuite{Name: strings.TrimSpace("catalogkit-conformance " + r.Port.Name), Time: seconds(r.Elapsed.Seconds())}
+	cases, classes := r.Cases, []string{}
+	for range r.Cases {
+		classes = append(classes, "conformance")
+	}
+	if t := r.Text; t != nil {
+		// The text level's cases are testcases of their own class; a text
+		// level the port opted out of is one skipped testcase, never a pass.
+		textCases := t.Cases
+		if t.OptedOut {
+			textCases = []*CaseResult{{ID: "text", Title: "the text level", Status: Skip, Message: "text level: opted out"}}
+		}
+		cases = append(slices.Clip(cases), textCases...)
+		for range textCases {
+			classes = append(classes, "conformance.text")
+		}
+	}
+	suite.Tests = len(cases)
+	for i, c := range cases {
+		tc := testcase{Name: c.ID, Classname: classes[i], Time: seconds(c.Elapsed.Seconds()), SystemErr: c.Stderr}
 		var detail strings.Builder
 		for _, chk := range c.Checks {
 			if chk.Status == Pass {
 				continue
 			}
-			fmt.Fprintf(&detail, "check %d: %s\ncall: %s\n", chk.Index, chk.Status, chk.Call)
+			if chk.Line != "" {
+				fmt.Fprintf(&detail, "%s\nline: %s\n", chk.Status, chk.Line)
+			} else {
+				fmt.Fprintf(&detail, "check %d: %s\ncall: %s\n", chk.Index, chk.Status, chk.Call)
+			}
 			if chk.Diff != "" {
 				fmt.Fprintf(&detail, "(-want +got):\n%s", chk.Diff)
 			} else if chk.Message != "" {

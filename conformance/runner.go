@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A DiffFunc returns a human-readable report of the differences between two
@@ -35,12 +38,37 @@ type Report struct {
 	Skipped int           `json:"skipped"`
 	// Fatal says why the run stopped early (the port could not be started,
 	// or failed its handshake), "" if it did not.
-	Fatal   string        `json:"fatal,omitempty"`
+	Fatal string `json:"fatal,omitempty"`
+	// Text is the outcome of the text level, reported apart from the
+	// cases; nil if it was not run (no text case selected).
+	Text    *TextReport   `json:"text_level,omitempty"`
 	Elapsed time.Duration `json:"-"`
 }
 
-// OK reports whether every case that ran passed and at least one ran.
-func (r *Report) OK() bool { return r.Failed == 0 && r.Skipped == 0 && r.Passed > 0 }
+// A TextReport is the outcome of the text level: one [CaseResult] with one
+// check per text case, or OptedOut when the port said "text_level": false
+// in its hello (then no text case ran, and none passed).
+type TextReport struct {
+	OptedOut bool          `json:"opted_out"`
+	Cases    []*CaseResult `json:"cases"`
+	Passed   int           `json:"passed"`
+	Failed   int           `json:"failed"` // FAIL, ERROR, CRASH and TIMEOUT
+	Skipped  int           `json:"skipped"`
+}
+
+// OK reports whether every case that ran passed, contract cases and text
+// cases alike, and at least one ran. A text level the port opted out of
+// neither passes nor fails.
+func (r *Report) OK() bool {
+	ran := r.Passed
+	if t := r.Text; t != nil && !t.OptedOut {
+		if t.Failed > 0 || t.Skipped > 0 {
+			return false
+		}
+		ran += t.Passed
+	}
+	return r.Failed == 0 && r.Skipped == 0 && ran > 0
+}
 
 // A CaseResult is the outcome of one case.
 type CaseResult struct {
@@ -66,8 +94,12 @@ type CheckResult struct {
 	Index  int    `json:"index"`
 	Note   string `json:"note,omitempty"`
 	Status Status `json:"status"`
-	// Call is the call as the case file writes it.
-	Call json.RawMessage `json:"call"`
+	// Call is the call as the case file writes it; a text case has none.
+	Call json.RawMessage `json:"call,omitempty"`
+	// Line is a text case's request line, as sent, for people: invalid
+	// UTF-8 bytes and invisible characters are written as <0xff> and
+	// <U+FEFF>.
+	Line string `json:"line,omitempty"`
 	// Want and Got are the expected and actual outcomes as JSON text; Got is
 	// empty when there was no reply.
 	Want json.RawMessage `json:"want"`
@@ -135,11 +167,7 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 		res.Checks = append(res.Checks, cr)
 		out, err := safeCall(r.Target, chk.Call())
 		if err != nil {
-			var te *TransportError
-			if !errors.As(err, &te) {
-				te = &TransportError{Status: Error, Message: err.Error()}
-			}
-			res.Status, res.Stderr = te.Status, te.Stderr
+			te := noOutcome(err, cr, res)
 			if te.Fatal {
 				// The port could not be started: the call was never sent.
 				res.Checks, res.Status, res.NotRun = res.Checks[:i], Error, true
@@ -155,7 +183,7 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 		} else {
 			cr.GotBytes = len(out)
 		}
-		r.judge(chk, cr, out, diff)
+		r.judge(chk.expect, cr, out, diff)
 		if rank[cr.Status] > rank[res.Status] {
 			res.Status = cr.Status
 			res.Message = fmt.Sprintf("check %d: %s", i, cr.Message)
@@ -170,6 +198,18 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 	return nil
 }
 
+// noOutcome records a call that got no outcome in its check and case, and
+// returns the error as a [*TransportError] (ERROR if it was another error).
+func noOutcome(err error, cr *CheckResult, res *CaseResult) *TransportError {
+	var te *TransportError
+	if !errors.As(err, &te) {
+		te = &TransportError{Status: Error, Message: err.Error()}
+	}
+	cr.Status, cr.Message = te.Status, te.Message
+	res.Status, res.Stderr = te.Status, te.Stderr
+	return te
+}
+
 // rank orders the statuses of checks: a case reports its worst.
 var rank = map[Status]int{Pass: 0, Skip: 1, Fail: 2, Error: 3}
 
@@ -181,7 +221,7 @@ const keepLimit = 64 << 10
 // judge compares an outcome with the check's expectation. It reads the
 // outcome as a tape and builds no tree of it unless it has to show a diff of
 // a short one, so a long reply costs a few times its length.
-func (r *Runner) judge(chk *Check, cr *CheckResult, out []byte, diff DiffFunc) {
+func (r *Runner) judge(expect *node, cr *CheckResult, out []byte, diff DiffFunc) {
 	t, err := parseTape(out)
 	var got tval
 	if err == nil {
@@ -200,13 +240,13 @@ func (r *Runner) judge(chk *Check, cr *CheckResult, out []byte, diff DiffFunc) {
 	if d, ok := got.lookup("detail"); ok {
 		cr.Detail = d.str()
 	}
-	if equalOutcome(chk.expect, got) {
+	if equalOutcome(expect, got) {
 		cr.Status = Pass
 		return
 	}
 	cr.Status = Fail
 	if len(out) > keepLimit {
-		cr.Diff = fmt.Sprintf("-%s\n+%s… (%d bytes in all, too long to diff)\n", chk.expect, out[:200], len(out))
+		cr.Diff = fmt.Sprintf("-%s\n+%s… (%d bytes in all, too long to diff)\n", expect, out[:200], len(out))
 		return
 	}
 	compared := newObject()
@@ -215,12 +255,20 @@ func (r *Runner) judge(chk *Check, cr *CheckResult, out []byte, diff DiffFunc) {
 			compared.set(k.str(), v.node())
 		}
 	}
-	cr.Diff = diff(chk.expect.plain(), compared.plain())
+	order := orderDiffs(expect, compared)
+	if equalUnordered(expect, compared) {
+		// Only member order differs, which a diff of values cannot show:
+		// name each object and show both orders.
+		cr.Diff = order
+		return
+	}
+	cr.Diff = diff(expect.plain(), compared.plain())
 	if cr.Diff == "" {
 		// A DiffFunc that sees no difference must not turn a FAIL into a
 		// silent pass: show both values.
-		cr.Diff = fmt.Sprintf("-%s\n+%s\n", chk.expect, compared)
+		cr.Diff = fmt.Sprintf("-%s\n+%s\n", expect, compared)
 	}
+	cr.Diff += order
 }
 
 // equalOutcome reports whether the outcome got is want, its detail aside.
@@ -232,7 +280,7 @@ func equalOutcome(want *node, got tval) bool {
 		}
 		n++
 		w, ok := want.lookup(k.str())
-		if !ok || !equalTo(w, v, k.str()) {
+		if !ok || !equalTo(w, v, placeTop.member(k.str()), true) {
 			return false
 		}
 	}
@@ -248,4 +296,158 @@ func safeCall(t Target, call []byte) (out []byte, err error) {
 		}
 	}()
 	return t.Call(call)
+}
+
+// RunText runs the selected text cases in order, after the cases, and puts
+// their outcome in rep.Text (nil if none is selected). Each case's line is
+// sent as it is: to the target itself if it is a [LineTarget] (a [*Port]),
+// else to the target behind [Serve], in-process ([Served]). A port that
+// said "text_level": false in its hello is not sent any: the text level is
+// reported as opted out. After a fatal transport error (here or in rep's
+// cases) the remaining text cases are reported as ERROR, not run.
+func (r *Runner) RunText(rep *Report, cases []*TextCase) {
+	var selected []*TextCase
+	for _, c := range cases {
+		if r.Run == nil || r.Run.MatchString(c.ID) {
+			selected = append(selected, c)
+		}
+	}
+	if len(selected) == 0 {
+		rep.Text = nil
+		return
+	}
+	diff := r.Diff
+	if diff == nil {
+		diff = LineDiff
+	}
+	tr := &TextReport{Cases: []*CaseResult{}}
+	rep.Text = tr
+	lt, ok := r.Target.(LineTarget)
+	if !ok {
+		s := Served(r.Target)
+		defer s.Close()
+		lt = s
+	}
+	fatal := rep.Fatal
+	if fatal == "" {
+		info, err := lt.Hello()
+		var te *TransportError
+		switch {
+		case errors.As(err, &te):
+			fatal = te.Message
+			rep.Fatal = fatal
+		case err != nil:
+			fatal = err.Error()
+			rep.Fatal = fatal
+		case info.TextLevel != nil && !*info.TextLevel:
+			tr.OptedOut = true
+			return
+		}
+		if rep.Port.Name == "" {
+			rep.Port = info
+		}
+	}
+	for _, c := range selected {
+		res := &CaseResult{ID: c.ID, Title: c.Title, Spec: c.Spec, Checks: []*CheckResult{}}
+		if fatal != "" {
+			res.Status = Error
+			res.Message = "not run: the port failed earlier (" + fatal + ")"
+		} else {
+			start := time.Now()
+			if te := r.runTextCase(c, lt, res, diff); te != nil && te.Fatal {
+				fatal = te.Message
+				rep.Fatal = fatal
+			}
+			res.Elapsed = time.Since(start)
+		}
+		switch res.Status {
+		case Pass:
+			tr.Passed++
+		case Skip:
+			tr.Skipped++
+		default:
+			tr.Failed++
+		}
+		tr.Cases = append(tr.Cases, res)
+	}
+}
+
+// runTextCase sends a text case's line and judges the reply into res. It
+// returns the transport error, if there was one.
+func (r *Runner) runTextCase(c *TextCase, lt LineTarget, res *CaseResult, diff DiffFunc) *TransportError {
+	cr := &CheckResult{Want: c.Expect()}
+	res.Checks = append(res.Checks, cr)
+	var sent []byte
+	line, err := lt.CallLine(func(seq int64) []byte {
+		sent = c.Line(seq)
+		return sent
+	})
+	cr.Line = showLine(sent)
+	if err != nil {
+		te := noOutcome(err, cr, res)
+		res.Message = te.Message
+		return te
+	}
+	msg, _ := parseJSON(line) // CallLine checked it
+	if t, _ := msg.lookup("type"); t.str == "error" {
+		// The port refused the line as a whole: right when the text layer
+		// must refuse it, wrong when the line must be read.
+		m, _ := msg.lookup("message")
+		cr.Got = json.RawMessage(line)
+		if c.Refused() {
+			cr.Status, res.Status = Pass, Pass
+			return nil
+		}
+		cr.Status, res.Status = Fail, Fail
+		cr.Message = fmt.Sprintf("the port refused the line with an error line (%q), want the outcome %s", m.str, c.Expect())
+		res.Message = "the port refused a line it must read"
+		return nil
+	}
+	outcome, _ := msg.lookup("outcome")
+	out := outcome.appendJSON(nil)
+	cr.Got = out
+	r.judge(c.expect, cr, out, diff)
+	res.Status = cr.Status
+	switch cr.Status {
+	case Fail:
+		res.Message = "outcome differs"
+	case Skip:
+		res.Message = "not implemented: " + cr.Message
+	case Error:
+		res.Message = cr.Message
+	}
+	return nil
+}
+
+// showLine returns a request line for people: valid UTF-8 as it is, every
+// byte of invalid UTF-8 as <0xff>, and characters that do not show (a byte
+// order mark, control characters) as <U+FEFF>. A long line is cut in the
+// middle.
+func showLine(line []byte) string {
+	const max = 600
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRune(line[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, "<0x%02x>", line[i])
+		case !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		default:
+			b.Write(line[i : i+size])
+		}
+		i += size
+	}
+	s := b.String()
+	if len(s) > max {
+		head, tail := max/2, len(s)-max/2
+		for head > 0 && !utf8.RuneStart(s[head]) {
+			head--
+		}
+		for tail < len(s) && !utf8.RuneStart(s[tail]) {
+			tail++
+		}
+		s = s[:head] + fmt.Sprintf(" <... %d bytes ...> ", tail-head) + s[tail:]
+	}
+	return s
 }

@@ -150,7 +150,7 @@ func TestWrongImplementationsFail(t *testing.T) {
 				if name, _ := c.lookup("name"); opOf(c) == "validate_arguments" && name != nil && labelRE.MatchString(name.str) {
 					// Every tool name that a validate_arguments check's catalog defines: only a
 					// name no tool has falls back.
-					if !slices.Contains([]string{"page.read", "page.find", "tab.select", "form.fill", "key.press", "cookie.clear", "page.screenshot", "file.upload", "page.read-all"}, name.str) {
+					if !slices.Contains([]string{"page.read", "page.find", "tab.select", "form.fill", "key.press", "cookie.clear", "page.screenshot", "file.upload", "page.read-all", "constructor"}, name.str) {
 						c.set("name", newString("page.read"))
 					}
 				}
@@ -255,11 +255,13 @@ func TestImplementationPanics(t *testing.T) {
 		t.Errorf("first case: %s %q, want ERROR implementation panicked", c.Status, c.Message)
 	}
 	var out bytes.Buffer
-	if err := Serve(strings.NewReader(`{"type":"call","seq":1,"call":{"op":"discover"}}`+"\n"), &out, panicTarget{}, PortInfo{}); err != nil {
+	in := `{"type":"hello","protocol":"catalogkit-conformance/1"}` + "\n" + `{"type":"call","seq":1,"call":{"op":"discover"}}` + "\n"
+	if err := Serve(strings.NewReader(in), &out, panicTarget{}, PortInfo{}); err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"type":"error","seq":1,"message":"implementation panicked: index out of range"}` + "\n"; out.String() != want {
-		t.Errorf("Serve wrote %q, want %q", out.String(), want)
+	want := `{"type":"error","seq":1,"message":"implementation panicked: index out of range"}` + "\n"
+	if _, second, _ := strings.Cut(out.String(), "\n"); second != want {
+		t.Errorf("Serve wrote %q, want the hello and then %q", out.String(), want)
 	}
 }
 
@@ -389,9 +391,14 @@ func TestEqualJSON(t *testing.T) {
 		{`null`, `{}`, false, "null is not an empty object"},
 		{`{"a":1}`, `{"a":1,"b":null}`, false, "an extra member differs, even null"},
 		{`[]`, `{}`, false, "an empty array is not an empty object"},
-		{`{"properties":{"a":{"type":"integer"},"b":{"type":"boolean"}}}`, `{"properties":{"b":{"type":"boolean"},"a":{"type":"integer"}}}`, false, "an input schema's properties keep the fields' order"},
+		{`{"inputSchema":{"properties":{"a":{"type":"integer"},"b":{"type":"boolean"}}}}`, `{"inputSchema":{"properties":{"b":{"type":"boolean"},"a":{"type":"integer"}}}}`, false, "an input schema's properties keep the fields' order"},
 		{`{"inputSchema":{"properties":{"a":1,"b":2},"required":[]}}`, `{"inputSchema":{"required":[],"properties":{"a":1,"b":2}}}`, true, "only the properties' own members are ordered"},
-		{`{"properties":{"a":{"x":1,"y":2}}}`, `{"properties":{"a":{"y":2,"x":1}}}`, true, "a property's own members are not ordered"},
+		{`{"inputSchema":{"properties":{"a":{"x":1,"y":2}}}}`, `{"inputSchema":{"properties":{"a":{"y":2,"x":1}}}}`, true, "a property's own members are not ordered"},
+		{`{"properties":{"a":1,"b":2}}`, `{"properties":{"b":2,"a":1}}`, true, "an object under properties outside an input schema is a set (an argument, a field, named properties)"},
+		{`{"inputSchema":{"properties":{"properties":{"type":"string","maxLength":3}}}}`, `{"inputSchema":{"properties":{"properties":{"maxLength":3,"type":"string"}}}}`, true, "the spec of a field named properties is not ordered"},
+		{`{"catalog":[{"name":"t","fields":{"a":1,"b":2}}]}`, `{"catalog":[{"name":"t","fields":{"b":2,"a":1}}]}`, false, "a tool's fields in a catalog keep their order"},
+		{`{"catalog":[{"name":"t","fields":{"a":1}}]}`, `{"catalog":[{"fields":{"a":1},"name":"t"}]}`, true, "a tool's own members are not ordered"},
+		{`{"arguments":{"fields":{"a":1,"b":2}}}`, `{"arguments":{"fields":{"b":2,"a":1}}}`, true, "fields outside a catalog is a set"},
 	}
 	for _, tt := range tests {
 		if got := equalJSON(mustParse(tt.a), mustParse(tt.b)); got != tt.want {

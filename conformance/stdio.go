@@ -475,6 +475,13 @@ func parseHello(line []byte) (PortInfo, error) {
 		}
 		*f.dst = v.str()
 	}
+	if tl, ok := port.lookup("text_level"); ok {
+		if tl.kind() != kBool {
+			return PortInfo{}, fmt.Errorf("hello: port.text_level is not a boolean: %s", brief(line))
+		}
+		takesPart := string(tl.literal()) == "true"
+		info.TextLevel = &takesPart
+	}
 	return info, nil
 }
 

@@ -638,9 +638,9 @@ func (p *jparser) number() error {
 }
 
 // equalTo reports whether the tree a and the tape value b are the same JSON
-// value, by the rules of [equalJSON]; key is the object key both are found
-// under.
-func equalTo(a *node, b tval, key string) bool {
+// value, by the rules of [equalJSON]; p is where both are found, and
+// ordered says whether the ordered objects must keep their order.
+func equalTo(a *node, b tval, p place, ordered bool) bool {
 	if a.kind != b.kind() {
 		return false
 	}
@@ -658,7 +658,7 @@ func equalTo(a *node, b tval, key string) bool {
 	case kArray:
 		i := 0
 		for it := range b.items() {
-			if i >= len(a.items) || !equalTo(a.items[i], it, "") {
+			if i >= len(a.items) || !equalTo(a.items[i], it, p.element(), ordered) {
 				return false
 			}
 			i++
@@ -670,12 +670,12 @@ func equalTo(a *node, b tval, key string) bool {
 		if i >= len(a.keys) {
 			return false
 		}
-		if key == "properties" && !k.strEqual(a.keys[i]) {
-			return false // properties keep the fields' order
+		if ordered && p == placeOrdered && !k.strEqual(a.keys[i]) {
+			return false // the contract gives these members an order
 		}
 		i++
 		w, ok := a.lookup(k.str())
-		if !ok || !equalTo(w, v, k.str()) {
+		if !ok || !equalTo(w, v, p.member(k.str()), ordered) {
 			return false
 		}
 	}

@@ -28,6 +28,9 @@ type PortInfo struct {
 	Name     string `json:"name,omitempty"`
 	Language string `json:"language,omitempty"`
 	Version  string `json:"version,omitempty"`
+	// TextLevel, if not nil and false, opts the port out of the text level
+	// (PROTOCOL.md): the report then says so, and never counts it as passed.
+	TextLevel *bool `json:"text_level,omitempty"`
 }
 
 // GoTarget returns the built-in Go implementation as a [Target]: the

@@ -83,7 +83,13 @@ func runConform(c *cli, args []string) int {
 		c.printError("", "failed to load the conformance cases: %v", err)
 		return 3 // could not run
 	}
-	if runner.Run != nil && !slices.ContainsFunc(cases, func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }) {
+	textCases, err := conformance.TextCases()
+	if err != nil {
+		c.printError("", "failed to load the text level: %v", err)
+		return 3 // could not run
+	}
+	if runner.Run != nil && !slices.ContainsFunc(cases, func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }) &&
+		!slices.ContainsFunc(textCases, func(k *conformance.TextCase) bool { return runner.Run.MatchString(k.ID) }) {
 		return c.usageError("list the case ids with --run . --format json", "no case id matches --run %q", *run)
 	}
 	var port *conformance.Port
@@ -108,7 +114,7 @@ func runConform(c *cli, args []string) int {
 		}
 		runner.Target = port
 	}
-	report, status := runInterruptibly(runner, cases, port)
+	report, status := runInterruptibly(runner, cases, textCases, port)
 	if status != 0 {
 		c.printError("", "interrupted: the port and every process it started were ended")
 		return status
@@ -133,8 +139,12 @@ func runConform(c *cli, args []string) int {
 		return 3 // could not run
 	}
 	if !report.OK() {
-		c.printError("every case must pass; a SKIP (not_implemented) counts as not passed",
-			"%d of %d cases did not pass (%d failed, %d skipped)", report.Failed+report.Skipped, report.Passed+report.Failed+report.Skipped, report.Failed, report.Skipped)
+		failed, skipped, all := report.Failed, report.Skipped, len(report.Cases)
+		if t := report.Text; t != nil && !t.OptedOut {
+			failed, skipped, all = failed+t.Failed, skipped+t.Skipped, all+len(t.Cases)
+		}
+		c.printError("every case must pass, text cases included; a SKIP (not_implemented) counts as not passed",
+			"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
 		return 1
 	}
 	return 0
@@ -145,12 +155,21 @@ func runConform(c *cli, args []string) int {
 // process the port started survives it: the last sweep,
 // conformance.EndChildren, ends every child of this process, which has no
 // children but the port's.
-func runInterruptibly(runner *conformance.Runner, cases []*conformance.Case, port *conformance.Port) (*conformance.Report, int) {
+func runInterruptibly(runner *conformance.Runner, cases []*conformance.Case, textCases []*conformance.TextCase, port *conformance.Port) (*conformance.Report, int) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	done := make(chan *conformance.Report, 1)
-	go func() { done <- runner.RunCases(cases) }()
+	go func() {
+		report := runner.RunCases(cases)
+		// The text level runs after the cases, over the same port; without
+		// a port, through conformance.Serve in-process (catalogkit port's
+		// text layer). A port that could not start stops the run here.
+		if report.Fatal == "" {
+			runner.RunText(report, textCases)
+		}
+		done <- report
+	}()
 	select {
 	case report := <-done:
 		if port != nil {

@@ -228,3 +228,92 @@ func TestProtocolMessages(t *testing.T) {
 		t.Errorf("validation error is %T, want *jsonschema.ValidationError", err)
 	}
 }
+
+// TestTextCaseFiles is the text level's self-check: every file in
+// conformance/text validates against text.schema.json, passes the strict
+// JSON layer, is named by its id; ids are unique; the Go runner loads the
+// same ids; and each line is refused by catalog.ParseJSON exactly when its
+// case expects INVALID_JSON, so the expectations agree with the Go text
+// layer and the refusals test what they say.
+func TestTextCaseFiles(t *testing.T) {
+	sch := compile(t, "text.schema.json")
+	files, err := filepath.Glob(filepath.Join(conformanceDir, "text", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, file := range files {
+		data := readFile(t, file)
+		v, err := catalog.ParseJSON(data)
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		if err := sch.Validate(unmarshal(t, data)); err != nil {
+			t.Errorf("%s does not match text.schema.json: %v", file, err)
+			continue
+		}
+		idv, _ := v.Lookup("id")
+		id, _ := idv.Str()
+		if want := strings.TrimSuffix(filepath.Base(file), ".json"); id != want {
+			t.Errorf("%s: id %q, want the file name %q", file, id, want)
+		}
+		ids = append(ids, id)
+	}
+	if dup := duplicates(ids); len(dup) > 0 {
+		t.Errorf("duplicate ids: %q", dup)
+	}
+	cases, err := conformance.TextCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loaded []string
+	refused := 0
+	for _, c := range cases {
+		loaded = append(loaded, c.ID)
+		_, err := catalog.ParseJSON(c.Line(7))
+		if got := err != nil; got != c.Refused() {
+			t.Errorf("%s: catalog.ParseJSON of its line: error %v, but the case expects %s", c.ID, err, c.Expect())
+		}
+		if c.Refused() {
+			refused++
+		}
+	}
+	if refused == 0 || refused == len(cases) {
+		t.Errorf("%d of %d text cases expect a refusal: the level needs lines that must be refused and lines that must be read", refused, len(cases))
+	}
+	slices.Sort(ids)
+	if diff := cmp.Diff(ids, loaded); diff != "" {
+		t.Errorf("ids of the files on disk and of the embedded text cases differ (-disk +embedded):\n%s", diff)
+	}
+}
+
+// TestTextSchemaRejects proves the text case schema can fail: each variant
+// of a real text case breaks one rule and must not validate.
+func TestTextSchemaRejects(t *testing.T) {
+	sch := compile(t, "text.schema.json")
+	base := string(readFile(t, filepath.Join(conformanceDir, "text", "text.utf8.ff.json")))
+	if err := sch.Validate(unmarshal(t, []byte(base))); err != nil {
+		t.Fatalf("the base case does not validate: %v", err)
+	}
+	tests := []struct{ old, new, reason string }{
+		{`"id": "text.utf8.ff"`, `"id": "utf8.ff"`, "a text id starts with text."},
+		{`{"seq": true},`, ``, "a line has one seq piece"},
+		{`{"seq": true},`, `{"seq": true}, {"seq": true},`, "a line has only one seq piece"},
+		{`{"hex": "ff"}`, `{"hex": "fg"}`, "hex is hexadecimal"},
+		{`{"hex": "ff"}`, `{"hex": "f"}`, "hex is whole bytes"},
+		{`"\"}"`, `"\"}\n"`, "no newline in a piece"},
+		{`{"error": "INVALID_JSON"}`, `{"error": "INVALID_UTF8"}`, "a known code"},
+		{`{"error": "INVALID_JSON"}`, `{"refused": true}`, "expect is a result or an error"},
+		{`{"seq": true}`, `{"seq": 1}`, "a seq piece is {\"seq\": true}"},
+	}
+	for _, tt := range tests {
+		if !strings.Contains(base, tt.old) {
+			t.Fatalf("the base case has no %q", tt.old)
+		}
+		variant := strings.Replace(base, tt.old, tt.new, 1)
+		if err := sch.Validate(unmarshal(t, []byte(variant))); err == nil {
+			t.Errorf("a text case with %s instead of %s validates, want an error (%s)", tt.new, tt.old, tt.reason)
+		}
+	}
+}

@@ -314,50 +314,111 @@ def mutate_and_repeat(inner):
 
 
 def outcome(call):
-    """outcome runs one CALL object and returns its OUTCOME object."""
-    if type(call) is not dict:
-        raise ProtocolError("call is not an object")
-    op = call.get("op")
+    """outcome runs one CALL object, already checked by check_call, and
+    returns its OUTCOME object."""
+    op = call["op"]
     try:
         if op in ("discover", "validate_arguments"):
             return {"result": perform(call)}
         if op == "mutate_and_repeat":
-            return {"result": mutate_and_repeat(call.get("call"))}
+            inner_op = call["call"]["op"]
+            if inner_op not in ("discover", "validate_arguments"):
+                return {"not_implemented": "this port has no op %s inside mutate_and_repeat" % json.dumps(inner_op)}
+            return {"result": mutate_and_repeat(call["call"])}
     except catalogkit.CatalogError as e:
         out = {"error": e.code}
         if e.detail:
             out["detail"] = e.detail
         return out
-    return {"not_implemented": "this port has no op %s" % (json.dumps(op) if type(op) is str else "(missing or not a string)")}
+    return {"not_implemented": "this port has no op %s" % json.dumps(op)}
 
 
-def handle(raw):
-    """handle answers one line of input with one reply object."""
-    seq = None
-    try:
+def check_call(call):
+    """check_call raises ProtocolError if call is not a CALL object the
+    protocol allows: an object with a string op, and for mutate_and_repeat
+    an inner object with a string op that is not mutate_and_repeat."""
+    if type(call) is not dict:
+        raise ProtocolError('the message\'s "call" is not an object')
+    if type(call.get("op")) is not str:
+        raise ProtocolError('the call has no string "op"')
+    if call["op"] == "mutate_and_repeat":
+        inner = call.get("call")
+        if type(inner) is not dict:
+            raise ProtocolError('mutate_and_repeat: its "call" is not an object')
+        if type(inner.get("op")) is not str:
+            raise ProtocolError('mutate_and_repeat: the inner call has no string "op"')
+        if inner["op"] == "mutate_and_repeat":
+            raise ProtocolError("mutate_and_repeat inside mutate_and_repeat")
+
+
+# The start of every call line the runner writes: when the text layer
+# refuses a line that starts so, the seq can be read and the refusal is a
+# reply to that call (PROTOCOL.md).
+_SEQ_PREFIX = re.compile(rb'\{"type":"call","seq":([1-9][0-9]*),')
+
+# The largest line the text layer reads, as catalogkit's (32 MiB).
+MAX_INPUT_BYTES = 32 << 20
+
+
+def refusal(raw, why):
+    """refusal answers a line the JSON text layer refused."""
+    m = _SEQ_PREFIX.match(raw)
+    if m:
+        return {"type": "reply", "seq": int(m.group(1)), "outcome": {"error": INVALID_JSON, "detail": why}}
+    return {"type": "error", "seq": None, "message": "the line is not valid JSON: " + why}
+
+
+class Session:
+    """Session answers the lines of one protocol session, in order, by the
+    rules of PROTOCOL.md ("Every line gets one reply")."""
+
+    def __init__(self):
+        self.greeted = False
+
+    def handle(self, raw):
+        """handle answers one line of input (without its newline) with one
+        reply object."""
+        seq = None
         try:
-            msg, problems = decode(raw)
-        except ValueError as e:
-            raise ProtocolError("request is not JSON: %s" % e)
-        if type(msg) is not dict:
-            raise ProtocolError("request is not a JSON object")
-        kind = msg.get("type")
-        if kind == "hello":
-            return {"type": "hello", "protocol": PROTOCOL,
-                    "port": {"name": PORT_NAME, "language": PORT_LANGUAGE, "version": port_version()}}
-        seq = msg.get("seq")
-        if kind != "call":
-            raise ProtocolError("unknown message type %s" % encode(kind))
-        if problems:
-            more = "; and %d more" % (len(problems) - 5) if len(problems) > 5 else ""
-            return {"type": "reply", "seq": seq,
-                    "outcome": {"error": INVALID_JSON, "detail": "; ".join(problems[:5]) + more}}
-        return {"type": "reply", "seq": seq, "outcome": outcome(msg.get("call"))}
-    except ProtocolError as e:
-        return {"type": "error", "seq": seq, "message": str(e)}
-    except Exception as e:  # a bug is a reply, never a crash
-        traceback.print_exc(file=sys.stderr)
-        return {"type": "error", "seq": seq, "message": "port bug: %s: %s" % (type(e).__name__, e)}
+            if not raw.strip(b" \t\r"):
+                raise ProtocolError("empty line: every line must hold one JSON message")
+            if len(raw) > MAX_INPUT_BYTES:
+                return refusal(raw, "the line is longer than the limit of %d bytes" % MAX_INPUT_BYTES)
+            try:
+                msg, problems = decode(raw)
+            except ValueError as e:
+                return refusal(raw, str(e))
+            if problems:
+                more = "; and %d more" % (len(problems) - 5) if len(problems) > 5 else ""
+                return refusal(raw, "; ".join(problems[:5]) + more)
+            if type(msg) is not dict:
+                raise ProtocolError("the message is not a JSON object")
+            s = msg.get("seq")
+            if type(s) is int and s > 0:
+                seq = s
+            kind = msg.get("type")
+            if type(kind) is not str:
+                raise ProtocolError('the message has no string "type"')
+            if kind == "hello":
+                if self.greeted:
+                    raise ProtocolError("a second hello: the handshake is made once per session")
+                self.greeted = True
+                return {"type": "hello", "protocol": PROTOCOL,
+                        "port": {"name": PORT_NAME, "language": PORT_LANGUAGE, "version": port_version()}}
+            if kind != "call":
+                raise ProtocolError("unknown message type %s" % encode(kind))
+            if not self.greeted:
+                raise ProtocolError("a call before the hello")
+            if seq is None:
+                raise ProtocolError("the call's seq is not a positive integer")
+            call = msg.get("call")
+            check_call(call)
+            return {"type": "reply", "seq": seq, "outcome": outcome(call)}
+        except ProtocolError as e:
+            return {"type": "error", "seq": seq, "message": str(e)}
+        except Exception as e:  # a bug is a reply, never a crash
+            traceback.print_exc(file=sys.stderr)
+            return {"type": "error", "seq": seq, "message": "port bug: %s: %s" % (type(e).__name__, e)}
 
 
 def main():
@@ -367,13 +428,14 @@ def main():
     stdout = sys.stdout.buffer
     # Only protocol lines go to stdout; a stray print goes to stderr.
     sys.stdout = sys.stderr
+    session = Session()
     while True:
         raw = stdin.readline()
         if not raw:
             return 0
-        if not raw.strip():
-            continue
-        reply = handle(raw)
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        reply = session.handle(raw)
         try:
             line = encode(reply)
         except Exception as e:  # noqa: BLE001 -- reported, never a crash

@@ -1,0 +1,241 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// A LineTarget is a [Target] that also takes whole request lines, as the
+// text level sends them: a [*Port], or a [*ServedTarget] for an in-process
+// implementation.
+type LineTarget interface {
+	Target
+	// Hello makes the handshake if it has not been made yet and returns what
+	// the implementation said about itself.
+	Hello() (PortInfo, error)
+	// CallLine sends one request line and returns the reply line, without
+	// its line ending. build makes the whole line, without the final
+	// newline, for the seq it is given (the next seq of the session).
+	//
+	// The reply is either a reply to that seq ({"type": "reply"} with a
+	// valid outcome) or an error line ({"type": "error"} whose seq is null
+	// or that seq); anything else, no reply, or a reply that is not valid
+	// JSON is a [*TransportError], as for Call.
+	CallLine(build func(seq int64) []byte) ([]byte, error)
+}
+
+// Hello starts the port, if it is not running, and returns what it said in
+// its handshake.
+func (p *Port) Hello() (PortInfo, error) {
+	if p.proc == nil {
+		if err := p.start(); err != nil {
+			return PortInfo{}, err
+		}
+	}
+	return p.info, nil
+}
+
+// CallLine sends one raw request line to the port; see [LineTarget]. Unlike
+// Call, it leaves the port running when it answers with an error line,
+// which is the expected answer to some lines.
+func (p *Port) CallLine(build func(seq int64) []byte) ([]byte, error) {
+	if p.proc == nil {
+		if err := p.start(); err != nil {
+			return nil, err
+		}
+	}
+	pr := p.proc
+	// A line that came before the request is an answer to nothing.
+	select {
+	case l := <-pr.lines:
+		if l.err == nil {
+			return nil, p.fail(Error, fmt.Sprintf("port wrote a line before the request: %s", brief(l.line)))
+		}
+		return nil, p.fail(Crash, p.eofMessage("before the request", l.err))
+	default:
+	}
+	p.seq++
+	req, err := requestLine(build, p.seq)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.write(req); err != nil {
+		return nil, p.fail(Crash, fmt.Sprintf("failed to write the request: %v", err))
+	}
+	line, terr := p.readLine(p.callTimeout(), "reply")
+	if terr != nil {
+		return nil, terr
+	}
+	if err := checkReplyLine(line, p.seq); err != nil {
+		return nil, p.fail(Error, err.Error())
+	}
+	return line, nil
+}
+
+// requestLine builds a request line for seq and appends its newline.
+func requestLine(build func(seq int64) []byte, seq int64) ([]byte, error) {
+	line := build(seq)
+	if bytes.IndexByte(line, '\n') >= 0 {
+		return nil, fmt.Errorf("a request line cannot hold a newline byte")
+	}
+	return append(line[:len(line):len(line)], '\n'), nil
+}
+
+// checkReplyLine checks that line is a reply to seq or an error line (see
+// [LineTarget]).
+func checkReplyLine(line []byte, seq int64) error {
+	msg, err := parseJSON(line)
+	if err != nil {
+		return fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
+	}
+	want := strconv.FormatInt(seq, 10)
+	t, _ := msg.lookup("type")
+	switch {
+	case t != nil && t.kind == kString && t.str == "error":
+		if err := onlyKeys(msg, "error line", []string{"type", "seq", "message"}, nil); err != nil {
+			return fmt.Errorf("%v: %s", err, brief(line))
+		}
+		if s, _ := msg.lookup("seq"); s.kind != kNull && (s.kind != kNumber || s.lit != want) {
+			return fmt.Errorf("error line has seq %s, want %s or null", s, want)
+		}
+		if m, _ := msg.lookup("message"); m.kind != kString {
+			return fmt.Errorf("error line's message is not a string: %s", brief(line))
+		}
+		return nil
+	case t != nil && t.kind == kString && t.str == "reply":
+		if err := onlyKeys(msg, "reply", []string{"type", "seq", "outcome"}, nil); err != nil {
+			return fmt.Errorf("%v: %s", err, brief(line))
+		}
+		if s, _ := msg.lookup("seq"); s.kind != kNumber || s.lit != want {
+			return fmt.Errorf("reply has seq %s, want %s", s, want)
+		}
+		outcome, _ := msg.lookup("outcome")
+		t, err := parseTape(outcome.appendJSON(nil))
+		if err != nil {
+			return err
+		}
+		return checkOutcome(t.root())
+	}
+	return fmt.Errorf(`line is neither a reply nor an error line: %s`, brief(line))
+}
+
+// A ServedTarget is an in-process [Target] behind [Serve], spoken to over a
+// pipe: every call, and every raw line of the text level, goes through
+// Serve's JSON text layer and protocol rules, exactly as it would reach
+// catalogkit port. It is how the runner gives an in-process implementation,
+// which has no text layer of its own over lines, the text level.
+type ServedTarget struct {
+	req   *io.PipeWriter
+	reply *bufio.Reader
+	done  chan error // Serve's result
+	info  PortInfo
+	seq   int64
+	hello bool
+	err   error // the first transport error: the pipe is then unusable
+
+	closed   bool
+	closeErr error
+}
+
+// Served starts [Serve] with target in a goroutine and returns the
+// [LineTarget] that talks to it. Close ends it.
+func Served(target Target) *ServedTarget {
+	reqR, reqW := io.Pipe()
+	replyR, replyW := io.Pipe()
+	s := &ServedTarget{req: reqW, reply: bufio.NewReaderSize(replyR, 64<<10), done: make(chan error, 1), info: target.Info()}
+	go func() {
+		err := Serve(reqR, replyW, target, target.Info())
+		reqR.CloseWithError(errors.New("serve stopped"))
+		replyW.Close()
+		s.done <- err
+	}()
+	return s
+}
+
+// Info returns what Serve said in its hello.
+func (s *ServedTarget) Info() PortInfo { return s.info }
+
+// Hello makes the handshake, once.
+func (s *ServedTarget) Hello() (PortInfo, error) {
+	if s.hello {
+		return s.info, s.err
+	}
+	s.hello = true
+	line, err := s.exchange([]byte(`{"type":"hello","protocol":` + strconv.Quote(Protocol) + "}\n"))
+	if err == nil {
+		s.info, err = parseHello(line)
+	}
+	if err != nil {
+		s.err = &TransportError{Status: Error, Message: "handshake failed: " + err.Error(), Fatal: true}
+	}
+	return s.info, s.err
+}
+
+// CallLine sends one raw request line; see [LineTarget].
+func (s *ServedTarget) CallLine(build func(seq int64) []byte) ([]byte, error) {
+	if _, err := s.Hello(); err != nil {
+		return nil, err
+	}
+	s.seq++
+	req, err := requestLine(build, s.seq)
+	if err != nil {
+		return nil, err
+	}
+	line, err := s.exchange(req)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReplyLine(line, s.seq); err != nil {
+		return nil, &TransportError{Status: Error, Message: err.Error()}
+	}
+	return line, nil
+}
+
+// Call makes one call through Serve; an error line is an ERROR, as from a
+// port.
+func (s *ServedTarget) Call(call []byte) ([]byte, error) {
+	line, err := s.CallLine(func(seq int64) []byte {
+		return fmt.Appendf(nil, `{"type":"call","seq":%d,"call":%s}`, seq, call)
+	})
+	if err != nil {
+		return nil, err
+	}
+	msg, _ := parseJSON(line)
+	if t, _ := msg.lookup("type"); t.str == "error" {
+		m, _ := msg.lookup("message")
+		return nil, &TransportError{Status: Error, Message: "port answered an error line: " + m.str}
+	}
+	outcome, _ := msg.lookup("outcome")
+	return outcome.appendJSON(nil), nil
+}
+
+// exchange writes one line and reads one reply line.
+func (s *ServedTarget) exchange(req []byte) ([]byte, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if _, err := s.req.Write(req); err != nil {
+		s.err = &TransportError{Status: Crash, Message: fmt.Sprintf("Serve stopped reading: %v", err), Fatal: true}
+		return nil, s.err
+	}
+	line, err := readLine(s.reply)
+	if err != nil {
+		s.err = &TransportError{Status: Crash, Message: fmt.Sprintf("Serve stopped answering: %v", err), Fatal: true}
+		return nil, s.err
+	}
+	return line, nil
+}
+
+// Close ends Serve and returns the error that stopped it, if any.
+func (s *ServedTarget) Close() error {
+	if !s.closed {
+		s.closed = true
+		s.req.Close()
+		s.closeErr = <-s.done
+	}
+	return s.closeErr
+}
