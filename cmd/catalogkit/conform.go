@@ -13,7 +13,9 @@ import (
 const conformExample = `catalogkit conform
 catalogkit conform -- catalogkit port
 catalogkit conform --run '^validate\.' -- python3 conformance/ports/python/catalog_port.py
-catalogkit conform --format junit -- ./my-port > conformance.xml`
+catalogkit conform --format junit -- ./my-port > conformance.xml
+catalogkit conform --fuzz 10000 --seed 1 --jobs 2 -- python3 conformance/ports/python/catalog_port.py
+catalogkit conform --cases catalogkit-fuzz-1234 -- python3 conformance/ports/python/catalog_port.py`
 
 func runConform(c *cli, args []string) int {
 	fs := c.flags("conform", "[flags] [-- CMD ARGS...]", conformExample)
@@ -21,6 +23,8 @@ func runConform(c *cli, args []string) int {
 	format := fs.String("format", "text", "report `FORMAT`: text, json or junit")
 	startup := fs.Duration("startup-timeout", conformance.DefaultStartupTimeout, "how long to wait for a port's handshake")
 	call := fs.Duration("call-timeout", conformance.DefaultCallTimeout, "how long to wait for each reply of a port")
+	var fz fuzzFlags
+	fz.define(fs)
 	if code, ok := c.parse(fs, args, true); !ok {
 		return code
 	}
@@ -39,6 +43,10 @@ func runConform(c *cli, args []string) int {
 	if *startup <= 0 || *call <= 0 {
 		return c.usageError("run 'catalogkit conform -h' for usage", "timeouts must be positive")
 	}
+	if fz.any(fs) {
+		port := &conformance.Port{Command: command, StartupTimeout: *startup, CallTimeout: *call}
+		return runFuzz(c, fs, &fz, port, *run, *format)
+	}
 	runner := &conformance.Runner{Diff: func(want, got any) string { return cmp.Diff(want, got) }}
 	if *run != "" {
 		re, err := regexp.Compile(*run)
@@ -46,6 +54,9 @@ func runConform(c *cli, args []string) int {
 			return c.usageError("run 'catalogkit conform -h' for usage", "invalid --run %q: %v", *run, err)
 		}
 		runner.Run = re
+	}
+	if fz.cases != "" {
+		return runCaseDir(c, fz.cases, runner, command, *startup, *call, *format)
 	}
 	cases, err := conformance.Cases()
 	if err != nil {

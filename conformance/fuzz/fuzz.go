@@ -123,13 +123,21 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	defer cancel()
 	stopProgress := progressLoop(opts, &done, func() int { mu.Lock(); defer mu.Unlock(); return len(found) }, start)
 
+	// Every job starts its own target; the first one shrinks afterwards.
+	targets := make([]Target, opts.Jobs)
+	defer func() {
+		for _, t := range targets {
+			t.Close()
+		}
+	}()
+	for job := range targets {
+		targets[job] = opts.NewTarget()
+	}
 	var wg sync.WaitGroup
-	for job := range opts.Jobs {
+	for job, t := range targets {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t := opts.NewTarget()
-			defer t.Close()
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if int64(i) >= limit.Load() {
@@ -189,8 +197,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
-	t := opts.NewTarget()
-	defer t.Close()
+	t := targets[0]
 	kinds := map[string]bool{}
 	var shrunk [][]byte
 	for _, f := range found {

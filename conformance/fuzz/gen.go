@@ -37,9 +37,9 @@ type field struct {
 	maxLen    int
 }
 
-func (g *gen) n(k int) int                    { return g.r.IntN(k) }
-func (g *gen) p(prob float64) bool            { return g.r.Float64() < prob }
-func oneOf[T any](g *gen, xs ...T) T          { return xs[g.r.IntN(len(xs))] }
+func (g *gen) n(k int) int                        { return g.r.IntN(k) }
+func (g *gen) p(prob float64) bool                { return g.r.Float64() < prob }
+func oneOf[T any](g *gen, xs ...T) T              { return xs[g.r.IntN(len(xs))] }
 func (g *gen) shuffle(n int, swap func(i, j int)) { g.r.Shuffle(n, swap) }
 
 // Labels the catalogs use: real-looking ones, edge ones (one character,
@@ -138,6 +138,11 @@ func (g *gen) catalogTools() {
 			nf = 5 + g.n(6)
 		}
 		t.fields = g.fields(nf)
+		if i == wideTool && g.p(0.5) {
+			// At the limit and one over, a bad field name shows whether the
+			// count is checked first.
+			t.fields[g.n(nf)].name = oneOf(g, badLabels[1:]...)
+		}
 		g.tools = append(g.tools, t)
 	}
 }

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bytes"
 	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -16,10 +17,19 @@ import (
 // search ends, and it is the same for the same call.
 func shrink(call *node, keep func(*node) bool, budget int) (best *node, tries int) {
 	best = call
+	// A pass starts where the last one accepted a candidate (the calls
+	// before it were just tried), and a pass from there that finds nothing
+	// is followed by one from the start; a pass from the start that finds
+	// nothing ends the search.
+	from := 0
 	for {
-		accepted, spent := false, false
+		accepted, spent, index := false, false, -1
 		bestSize, bestText := best.size(), []byte(nil)
 		candidates(best, func(c *node) bool {
+			index++
+			if index < from {
+				return false
+			}
 			if s := c.size(); s > bestSize {
 				return false
 			} else if s == bestSize {
@@ -41,7 +51,14 @@ func shrink(call *node, keep func(*node) bool, budget int) (best *node, tries in
 			}
 			return false
 		})
-		if !accepted || spent {
+		switch {
+		case spent:
+			return best, tries
+		case accepted:
+			from = index
+		case from > 0:
+			from = 0
+		default:
 			return best, tries
 		}
 	}
@@ -59,7 +76,51 @@ func candidates(call *node, emit func(*node) bool) {
 			return
 		}
 	}
+	if fieldsWithArguments(call, func(n *node) *node { return n }, emit) {
+		return
+	}
 	visitCall(call, func(n *node) *node { return n }, emit)
+}
+
+// fieldsWithArguments emits, for a validate_arguments call (or one inside
+// mutate_and_repeat), the call without one field of one tool and without
+// the argument of that name: two steps the shrinker could not take one at a
+// time, since each alone changes the outcome.
+func fieldsWithArguments(call *node, rb rebuild, emit func(*node) bool) bool {
+	if inner := call.get("call"); inner != nil {
+		return fieldsWithArguments(inner, func(n *node) *node {
+			c := call.shallow()
+			replace(c, "call", n)
+			return rb(c)
+		}, emit)
+	}
+	cat, args := call.get("catalog"), call.get("arguments")
+	if cat == nil || cat.kind != kArray || args == nil || args.kind != kObject {
+		return false
+	}
+	for ti, tool := range cat.items {
+		fields := tool.get("fields")
+		if fields == nil || fields.kind != kObject {
+			continue
+		}
+		for fi, k := range fields.keys {
+			ai := slices.IndexFunc(args.keys, func(a *node) bool { return a.plain() == k.plain() })
+			if ai < 0 {
+				continue
+			}
+			t := tool.shallow()
+			replace(t, "fields", withoutMembers(fields, fi, fi+1))
+			c := cat.shallow()
+			c.items[ti] = t
+			out := call.shallow()
+			replace(out, "catalog", c)
+			replace(out, "arguments", withoutMembers(args, ai, ai+1))
+			if emit(rb(out)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // visitCall visits the members of a CALL object: its op and the keys a case
@@ -207,9 +268,10 @@ func simplerNumbers(lit string) []string {
 	var n big.Int
 	if !strings.ContainsAny(lit, ".eE") {
 		if _, ok := n.SetString(lit, 10); ok {
-			half := new(big.Int).Quo(&n, big.NewInt(2))
-			tenth := new(big.Int).Quo(&n, big.NewInt(10))
-			out = append(out, half.String(), tenth.String())
+			digits := len(strings.TrimPrefix(lit, "-"))
+			for _, d := range []*big.Int{new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits/2)), nil), big.NewInt(10), big.NewInt(2)} {
+				out = append(out, new(big.Int).Quo(&n, d).String())
+			}
 		}
 	}
 	return out
