@@ -125,7 +125,7 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	if err != nil {
 		return c.errorf3("failed to write the cases: %v", err)
 	}
-	fmt.Fprintf(c.stdout, "wrote %d case files to %s\n", len(paths), dir)
+	fmt.Fprintf(c.stdout, "wrote %d case file(s) to %s\n", len(paths), dir)
 	fmt.Fprintf(c.stdout, "re-run: catalogkit conform --cases %s -- %s\n", shellQuote(dir), shellJoin(port.Command))
 	c.printError("each case file holds one shrunk call and the built-in implementation's outcome",
 		"%d of %d calls: the port disagrees with the built-in implementation", res.Disagreements, res.Calls)
@@ -182,7 +182,9 @@ func (c *cli) printErrorCode(code int, hint, format string, args ...any) int {
 }
 
 // errorf3 reports that the command could not run: exit status 3.
-func (c *cli) errorf3(format string, args ...any) int { return c.printErrorCode(3, "", format, args...) }
+func (c *cli) errorf3(format string, args ...any) int {
+	return c.printErrorCode(3, "", format, args...)
+}
 
 // signalContext returns a context that SIGINT and SIGTERM cancel, and a
 // function that returns the exit status for the signal that came (130 or

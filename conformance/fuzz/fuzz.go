@@ -62,6 +62,11 @@ type Result struct {
 	Skipped int
 	// Disagreements counts the calls whose outcomes differ.
 	Disagreements int
+	// Stateful counts the disagreements that did not happen again when the
+	// call was made alone, to a freshly started target: the target keeps
+	// state from one call to the next. They are not shrunk (a case file
+	// holds one call); up to 3 are tried for each kind of disagreement.
+	Stateful int
 	// Counterexamples are the shrunk disagreements, by call number.
 	Counterexamples []*Counterexample
 	Elapsed         time.Duration
@@ -112,6 +117,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	start := time.Now()
 	var (
 		next, done, skipped atomic.Int64
+		verified, stateful  atomic.Int64
 		limit               atomic.Int64 // no call at or above it is started
 		mu                  sync.Mutex
 		found               []finding
@@ -165,8 +171,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 				case skip:
 					skipped.Add(1)
 				case disagree:
+					f := finding{index: i, kind: kindOf(want, got)}
+					if opts.StopAtFirst && verified.Add(1) <= maxVerify && !reproduces(opts, call, f.kind) {
+						stateful.Add(1) // not a disagreement to stop at
+						break
+					}
 					mu.Lock()
-					found = append(found, finding{index: i, kind: kindOf(want, got)})
+					found = append(found, f)
 					mu.Unlock()
 					if opts.StopAtFirst {
 						for l := limit.Load(); int64(i) < l && !limit.CompareAndSwap(l, int64(i)); l = limit.Load() {
@@ -198,13 +209,18 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return res, nil
 	}
 	t := targets[0]
-	kinds := map[string]bool{}
+	kinds := map[string]int{} // attempts per kind; -1 once it has a counterexample
 	var shrunk [][]byte
 	for _, f := range found {
-		if kinds[f.kind] || len(res.Counterexamples) == opts.MaxCounterexamples {
+		if kinds[f.kind] < 0 || kinds[f.kind] == maxAttempts || len(res.Counterexamples) == opts.MaxCounterexamples {
 			continue
 		}
-		kinds[f.kind] = true
+		if !opts.StopAtFirst && !reproduces(opts, Call(opts.Seed, f.index), f.kind) {
+			kinds[f.kind]++
+			stateful.Add(1)
+			continue
+		}
+		kinds[f.kind] = -1
 		cx, err := shrinkOne(ctx, opts, t, f)
 		if err != nil {
 			return nil, err
@@ -218,6 +234,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if res.Port.Name == "" {
 		res.Port = t.Info()
 	}
+	res.Stateful = int(stateful.Load())
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
@@ -257,6 +274,15 @@ func shrinkOne(ctx context.Context, opts Options, t Target, f finding) (*Counter
 		return v == disagree && kindOf(want, got) == f.kind
 	}
 	best, tries := shrink(original, keep, opts.ShrinkBudget)
+	if fatal == nil && ctx.Err() == nil && !reproduces(opts, best.appendJSON(nil), f.kind) {
+		// The target's state made a smaller call disagree: shrink again,
+		// accepting only calls that disagree alone on a fresh target too.
+		var more int
+		best, more = shrink(original, func(c *node) bool {
+			return keep(c) && reproduces(opts, c.appendJSON(nil), f.kind)
+		}, opts.ShrinkBudget)
+		tries += more
+	}
 	if fatal != nil {
 		return nil, fatal
 	}
@@ -286,6 +312,25 @@ func shrinkOne(ctx context.Context, opts Options, t Target, f finding) (*Counter
 		Want:     want.text,
 		Check:    check,
 	}, nil
+}
+
+// Verifying a disagreement starts a target: a run verifies at most
+// maxVerify disagreements while it runs (with StopAtFirst), and at most
+// maxAttempts calls of each kind afterwards.
+const (
+	maxVerify   = 10
+	maxAttempts = 3
+)
+
+// reproduces reports whether call, made alone to a freshly started target,
+// disagrees with the reference in the way kind says.
+func reproduces(opts Options, call []byte, kind string) bool {
+	t := opts.NewTarget()
+	defer t.Close()
+	want := callTarget(opts.Reference, call)
+	got := callTarget(t, call)
+	v, _ := compare(want.text, got, opts.Diff)
+	return v == disagree && kindOf(want, got) == kind
 }
 
 // progressLoop calls opts.Progress every 200ms until the returned stop is
