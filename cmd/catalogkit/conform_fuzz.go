@@ -111,6 +111,9 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	if res.Skipped > 0 {
 		summary += fmt.Sprintf(", %d skipped (not_implemented)", res.Skipped)
 	}
+	if res.Stateful > 0 {
+		summary += fmt.Sprintf(", %d not repeated alone on a fresh port (the port keeps state between calls)", res.Stateful)
+	}
 	fmt.Fprintln(c.stdout, summary)
 	if len(res.Counterexamples) == 0 {
 		return 0

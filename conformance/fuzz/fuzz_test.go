@@ -393,3 +393,35 @@ func callShape(t *testing.T, call []byte) (tools, fields, widest int) {
 	}
 	return len(cat), fields, widest
 }
+
+// TestReferenceDepth checks that the reference counts nesting over the
+// whole protocol line, the message being depth 1: a call whose own depth is
+// 63 is at the limit, 64 is over it.
+func TestReferenceDepth(t *testing.T) {
+	nested := func(callDepth int) []byte {
+		// The call object is depth 1 of the call, arguments 2, then arrays.
+		arrays := callDepth - 2
+		v := strings.Repeat("[", arrays) + "1" + strings.Repeat("]", arrays)
+		return []byte(`{"op":"validate_arguments","catalog":[],"name":"a","arguments":{"x":` + v + `}}`)
+	}
+	for _, tc := range []struct {
+		callDepth int
+		want      string
+		reason    string
+	}{
+		{63, "error TOOL_NOT_AVAILABLE_IN_FAMILY", "line depth 64: at the limit, read, then the contract decides"},
+		{64, "error INVALID_JSON", "line depth 65: over the limit"},
+		{70, "error INVALID_JSON", "far over the limit"},
+	} {
+		call := nested(tc.callDepth)
+		if got := depth(call); got != tc.callDepth {
+			t.Fatalf("depth of the test call = %d, want %d", got, tc.callDepth)
+		}
+		if got := callTarget(Reference("test"), call).kind(); got != tc.want {
+			t.Errorf("call depth %d: %s, want %s (%s)", tc.callDepth, got, tc.want, tc.reason)
+		}
+	}
+	if got := depth([]byte(`{"a":"[[[{{"}`)); got != 1 {
+		t.Errorf(`depth of {"a":"[[[{{"} = %d, want 1: brackets in strings do not count`, got)
+	}
+}
