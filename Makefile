@@ -36,9 +36,10 @@ verify: ## check dist/ as a third party would
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
-bench: ## benchmarks: the contract at its maxima, the stdio protocol, pack and verify against zip tools
+bench: ## benchmarks: the contract at its maxima, the stdio protocol, conform --fuzz calls/s, pack and verify against zip tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
 	$(GO) test -run '^$$' -bench BenchmarkStdio -benchtime 20x -count 6 ./cmd/catalogkit/
+	$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./conformance/fuzz/
 	bash internal/pack/bench.sh
 	bash internal/verify/bench.sh
 
