@@ -163,12 +163,12 @@ func (g *gen) fields(n int) []field {
 		switch x := g.n(100); {
 		case x < 60:
 			f.maxLen = 1 + g.n(8)
-		case x < 75:
+		case x < 77:
 			f.maxLen = oneOf(g, 16, 32)
-		case x < 85:
+		case x < 89:
 			f.maxLen = 200
 		case x < 90:
-			f.maxLen = 20000
+			f.maxLen = 20000 // the largest; rare, a string at it is 20000 code points
 		default:
 			f.maxLen = 1
 		}

@@ -72,10 +72,15 @@ func unit(r rune) string {
 // character.
 func escaped(r rune) string {
 	if r < 0x10000 {
-		return fmt.Sprintf(`\u%04x`, r)
+		return string(appendEscape(nil, r))
 	}
 	r -= 0x10000
-	return fmt.Sprintf(`\u%04x\u%04x`, 0xD800+(r>>10), 0xDC00+(r&0x3FF))
+	return string(appendEscape(appendEscape(nil, 0xD800+(r>>10)), 0xDC00+(r&0x3FF)))
+}
+
+func appendEscape(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', hex[r>>12&0xF], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
 }
 
 func array(items ...*node) *node { return &node{kind: kArray, items: append([]*node{}, items...)} }
