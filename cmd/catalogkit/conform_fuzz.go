@@ -30,7 +30,7 @@ type fuzzFlags struct {
 
 func (f *fuzzFlags) define(fs *flag.FlagSet) {
 	fs.IntVar(&f.calls, "fuzz", 0, "send `N` random calls to the port, compare each with the built-in implementation, shrink every disagreement into a case file")
-	fs.Uint64Var(&f.seed, "seed", 0, "the seed of --fuzz; the same seed sends the same calls (default: a new seed, printed)")
+	fs.Uint64Var(&f.seed, "seed", 0, "the seed `S` of --fuzz: the same seed sends the same calls (default: a new seed, printed)")
 	fs.StringVar(&f.out, "fuzz-out", "", "with --fuzz, write the shrunk cases into `DIR`, created if missing (default: a new folder catalogkit-fuzz-* here)")
 	fs.IntVar(&f.jobs, "jobs", 1, "with --fuzz, run `J` port processes at once")
 	fs.StringVar(&f.cases, "cases", "", "run the case files in `DIR` (such as --fuzz writes) instead of the built-in suite")
