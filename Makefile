@@ -39,7 +39,7 @@ browsertest: ## the records page in headless Chromium; screenshots go to the fol
 bench: ## benchmarks: the contract at its maxima, the stdio protocol, conform --fuzz calls/s, pack and verify against zip tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
 	$(GO) test -run '^$$' -bench BenchmarkStdio -benchtime 20x -count 6 ./cmd/catalogkit/
-	$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./conformance/fuzz/
+	$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./internal/fuzzgate/
 	bash internal/pack/bench.sh
 	bash internal/verify/bench.sh
 

@@ -166,3 +166,14 @@ func compare(want []byte, got outcome, diff conformance.DiffFunc) (verdict, *con
 	}
 	return disagree, cr
 }
+
+// Disagreement makes call to the reference and to target and says how
+// their outcomes differ ("want error INVALID_LABEL, got a result"), or ""
+// when they agree or target answered not_implemented.
+func Disagreement(reference, target conformance.Target, call []byte) string {
+	want, got := callTarget(reference, call), callTarget(target, call)
+	if v, _ := compare(want.text, got, nil); v != disagree {
+		return ""
+	}
+	return kindOf(want, got)
+}

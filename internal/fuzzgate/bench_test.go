@@ -1,4 +1,4 @@
-package fuzz
+package fuzzgate
 
 import (
 	"context"
@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/conformance/fuzz"
 )
 
 // keepOpen hands a started port to one run after another: the benchmark
 // measures calls, not process starts.
-type keepOpen struct{ Target }
+type keepOpen struct{ fuzz.Target }
 
 func (keepOpen) Close() error { return nil }
 
@@ -29,16 +30,16 @@ func (keepOpen) Close() error { return nil }
 func BenchmarkFuzz(b *testing.B) {
 	ports := []struct {
 		name      string
-		newTarget func(b *testing.B) func() Target
+		newTarget func(b *testing.B) func() fuzz.Target
 	}{
-		{"go", func(b *testing.B) func() Target { return goPort(b) }},
-		{"python", func(b *testing.B) func() Target {
+		{"go", func(b *testing.B) func() fuzz.Target { return goPort(b) }},
+		{"python", func(b *testing.B) func() fuzz.Target {
 			py, err := exec.LookPath("python3")
 			if err != nil {
 				b.Skip("no python3")
 			}
 			abs, _ := filepath.Abs(pythonPort)
-			return func() Target { return &conformance.Port{Command: []string{py, abs}} }
+			return func() fuzz.Target { return &conformance.Port{Command: []string{py, abs}} }
 		}},
 	}
 	const calls = 2000
@@ -46,11 +47,11 @@ func BenchmarkFuzz(b *testing.B) {
 		for _, jobs := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/jobs=%d", p.name, jobs), func(b *testing.B) {
 				newTarget := p.newTarget(b)
-				pool := make([]Target, jobs)
+				pool := make([]fuzz.Target, jobs)
 				for i := range pool {
 					pool[i] = newTarget()
 					defer pool[i].Close()
-					if _, err := pool[i].Call(Call(1, 0)); err != nil {
+					if _, err := pool[i].Call(fuzz.Call(1, 0)); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -58,7 +59,7 @@ func BenchmarkFuzz(b *testing.B) {
 				for b.Loop() {
 					next := 0
 					start := time.Now()
-					res, err := Run(context.Background(), Options{Calls: calls, Seed: 1, Jobs: jobs, NewTarget: func() Target {
+					res, err := fuzz.Run(context.Background(), fuzz.Options{Calls: calls, Seed: 1, Jobs: jobs, NewTarget: func() fuzz.Target {
 						t := pool[next%jobs]
 						next++
 						return keepOpen{t}

@@ -1,7 +1,6 @@
-package fuzz
+package fuzzgate
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/conformance/fuzz"
 )
 
 // The gates of conform --fuzz: it finds and shrinks every broken port, and
@@ -25,8 +25,8 @@ const (
 )
 
 var (
-	brokenDir  = filepath.Join("..", "ports", "broken")
-	pythonPort = filepath.Join("..", "ports", "python", "catalog_port.py")
+	brokenDir  = filepath.Join("..", "..", "conformance", "ports", "broken")
+	pythonPort = filepath.Join("..", "..", "conformance", "ports", "python", "catalog_port.py")
 )
 
 // python3 returns the path of python3, or skips the test loudly; under
@@ -46,13 +46,13 @@ func python3(t *testing.T) string {
 	return ""
 }
 
-func pythonTarget(t *testing.T, py, script string) func() Target {
+func pythonTarget(t *testing.T, py, script string) func() fuzz.Target {
 	abs, err := filepath.Abs(script)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	return func() Target { return &conformance.Port{Command: []string{py, abs}, Env: env} }
+	return func() fuzz.Target { return &conformance.Port{Command: []string{py, abs}, Env: env} }
 }
 
 // TestFuzzFindsBrokenPorts fuzzes every port in ports/broken (whatever is
@@ -75,7 +75,7 @@ func TestFuzzFindsBrokenPorts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			newTarget := pythonTarget(t, py, script)
-			res, err := Run(context.Background(), Options{
+			res, err := fuzz.Run(context.Background(), fuzz.Options{
 				Calls: brokenPortBudget, Seed: gateSeed, StopAtFirst: true, ShrinkBudget: gateShrinkBudget, NewTarget: newTarget,
 			})
 			if err != nil {
@@ -96,19 +96,19 @@ func TestFuzzFindsBrokenPorts(t *testing.T) {
 				t.Logf("%s needs all %d tools of its catalog", cx.ID, tools)
 			}
 			dir := t.TempDir()
-			if _, err := WriteCases(dir, res.Port, res.Counterexamples); err != nil {
+			if _, err := fuzz.WriteCases(dir, res.Port, res.Counterexamples); err != nil {
 				t.Fatal(err)
 			}
-			suite, err := LoadDir(dir)
+			suite, err := fuzz.LoadDir(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
 			port := newTarget()
 			defer port.Close()
-			if rep := RunSuite(port, suite, nil); rep.Failed != 1 {
+			if rep := fuzz.RunSuite(port, suite, nil); rep.Failed != 1 {
 				t.Errorf("the written case against the port: %s, want 1 failed", rep.Summary())
 			}
-			if rep := RunSuite(Reference("test"), suite, nil); rep.Passed != 1 {
+			if rep := fuzz.RunSuite(fuzz.Reference("test"), suite, nil); rep.Passed != 1 {
 				t.Errorf("the written case against the built-in implementation: %s, want 1 passed", rep.Summary())
 			}
 			t.Logf("call %d: %s; shrunk in %d calls to %s", cx.Index, cx.Kind, cx.Tries, cx.Call)
@@ -121,14 +121,14 @@ func TestFuzzFindsBrokenPorts(t *testing.T) {
 func TestFuzzOwnPorts(t *testing.T) {
 	for _, p := range []struct {
 		name      string
-		newTarget func(t *testing.T) func() Target
+		newTarget func(t *testing.T) func() fuzz.Target
 	}{
-		{"go", func(t *testing.T) func() Target { return goPort(t) }},
-		{"python", func(t *testing.T) func() Target { return pythonTarget(t, python3(t), pythonPort) }},
+		{"go", func(t *testing.T) func() fuzz.Target { return goPort(t) }},
+		{"python", func(t *testing.T) func() fuzz.Target { return pythonTarget(t, python3(t), pythonPort) }},
 	} {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
-			res, err := Run(context.Background(), Options{Calls: ownPortBudget, Seed: gateSeed, Jobs: 2, NewTarget: p.newTarget(t)})
+			res, err := fuzz.Run(context.Background(), fuzz.Options{Calls: ownPortBudget, Seed: gateSeed, Jobs: 2, NewTarget: p.newTarget(t)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,78 +144,70 @@ func TestFuzzOwnPorts(t *testing.T) {
 
 // toolsNeeded returns how many tools of cx's catalog the disagreement
 // needs: those without which the call no longer disagrees in the same way.
-func toolsNeeded(t *testing.T, newTarget func() Target, cx *Counterexample) int {
-	n, err := parse(cx.Call)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inner := n
-	if c := n.get("call"); c != nil {
-		inner = c
-	}
-	cat := inner.get("catalog")
+func toolsNeeded(t *testing.T, newTarget func() fuzz.Target, cx *fuzz.Counterexample) int {
 	port := newTarget()
 	defer port.Close()
 	needed := 0
-	for i := range cat.items {
-		all := cat.items
-		cat.items = append(all[:i:i], all[i+1:]...)
-		call := n.appendJSON(nil)
-		cat.items = all
-		want, got := callTarget(Reference("test"), call), callTarget(port, call)
-		if v, _ := compare(want.text, got, nil); v != disagree || kindOf(want, got) != cx.Kind {
+	for i := range toolCount(t, cx.Call) {
+		if fuzz.Disagreement(fuzz.Reference("test"), port, withoutTool(t, cx.Call, i)) != cx.Kind {
 			needed++
 		}
 	}
 	return needed
 }
 
-// parse reads JSON text into a node, for tests: strings are re-escaped,
-// numbers keep their literals, members their order.
-func parse(text []byte) (*node, error) {
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.UseNumber()
-	var value func() (*node, error)
-	value = func() (*node, error) {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			n := array()
-			if v == '{' {
-				n = object()
-			}
-			for dec.More() {
-				if v == '{' {
-					k, err := dec.Token()
-					if err != nil {
-						return nil, err
-					}
-					val, err := value()
-					if err != nil {
-						return nil, err
-					}
-					n.set(k.(string), val)
-					continue
-				}
-				it, err := value()
-				if err != nil {
-					return nil, err
-				}
-				n.items = append(n.items, it)
-			}
-			_, err := dec.Token() // the closing delimiter
-			return n, err
-		case string:
-			return str(v), nil
-		case json.Number:
-			return number(string(v)), nil
-		case bool:
-			return boolean(v), nil
-		}
-		return null(), nil
+// withoutTool returns call without tool i of its catalog (the inner call's,
+// for mutate_and_repeat). Members of the call object may change order, which
+// means nothing; everything inside them is kept as written.
+func withoutTool(t *testing.T, call []byte, i int) []byte {
+	var c map[string]json.RawMessage
+	if err := json.Unmarshal(call, &c); err != nil {
+		t.Fatal(err)
 	}
-	return value()
+	if inner, ok := c["call"]; ok {
+		c["call"] = withoutTool(t, inner, i)
+	} else {
+		var cat []json.RawMessage
+		if err := json.Unmarshal(c["catalog"], &cat); err != nil {
+			t.Fatal(err)
+		}
+		c["catalog"], _ = json.Marshal(append(cat[:i:i], cat[i+1:]...))
+	}
+	out, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func toolCount(t *testing.T, call []byte) int {
+	tools, _, _ := callShape(t, call)
+	return tools
+}
+
+// callShape counts the tools and fields of a shrunk call's catalog.
+func callShape(t *testing.T, call []byte) (tools, fields, widest int) {
+	var c struct {
+		Call    json.RawMessage
+		Catalog json.RawMessage
+	}
+	if err := json.Unmarshal(call, &c); err != nil {
+		return 0, 0, 0 // a text-level call: its shape is its text
+	}
+	if c.Call != nil {
+		return callShape(t, c.Call)
+	}
+	var cat []struct {
+		Fields json.RawMessage
+	}
+	if json.Unmarshal(c.Catalog, &cat) != nil {
+		return 0, 0, 0
+	}
+	for _, tool := range cat {
+		var f map[string]json.RawMessage
+		json.Unmarshal(tool.Fields, &f)
+		fields += len(f)
+		widest = max(widest, len(f))
+	}
+	return len(cat), fields, widest
 }
