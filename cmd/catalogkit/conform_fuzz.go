@@ -234,7 +234,7 @@ func (c *cli) progressLine() func(fuzz.Progress) {
 	return func(p fuzz.Progress) {
 		rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-9)
 		end := ""
-		if p.Done == p.Total {
+		if p.Final {
 			end = "\n"
 		}
 		fmt.Fprintf(f, "\rfuzz: %d/%d calls, %.0f calls/s, %d disagreements\x1b[K%s", p.Done, p.Total, rate, p.Disagreements, end)

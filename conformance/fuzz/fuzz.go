@@ -51,6 +51,8 @@ type Options struct {
 type Progress struct {
 	Done, Total, Disagreements int
 	Elapsed                    time.Duration
+	// Final is set on the last report, when the run stops calling.
+	Final bool
 }
 
 // A Result is the outcome of a run.
@@ -339,8 +341,8 @@ func progressLoop(opts Options, done *atomic.Int64, disagreements func() int, st
 	if opts.Progress == nil {
 		return func() {}
 	}
-	report := func() {
-		opts.Progress(Progress{Done: int(done.Load()), Total: opts.Calls, Disagreements: disagreements(), Elapsed: time.Since(start)})
+	report := func(final bool) {
+		opts.Progress(Progress{Done: int(done.Load()), Total: opts.Calls, Disagreements: disagreements(), Elapsed: time.Since(start), Final: final})
 	}
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
@@ -352,7 +354,7 @@ func progressLoop(opts Options, done *atomic.Int64, disagreements func() int, st
 		for {
 			select {
 			case <-tick.C:
-				report()
+				report(false)
 			case <-quit:
 				return
 			}
@@ -361,7 +363,7 @@ func progressLoop(opts Options, done *atomic.Int64, disagreements func() int, st
 	return func() {
 		close(quit)
 		wg.Wait()
-		report()
+		report(true)
 	}
 }
 
