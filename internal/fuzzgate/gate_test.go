@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/conformance/fuzz"
@@ -52,7 +53,10 @@ func pythonTarget(t *testing.T, py, script string) func() fuzz.Target {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	return func() fuzz.Target { return &conformance.Port{Command: []string{py, abs}, Env: env} }
+	// A loaded CI machine may take seconds to start Python.
+	return func() fuzz.Target {
+		return &conformance.Port{Command: []string{py, abs}, Env: env, StartupTimeout: time.Minute, CallTimeout: 30 * time.Second}
+	}
 }
 
 // TestFuzzFindsBrokenPorts fuzzes every port in ports/broken (whatever is
