@@ -44,11 +44,12 @@ readme: ## run every command in README.md as printed, in order, in a copy of the
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
-bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, pack and verify against zip tools, sha256sum and go test
+bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, conform --fuzz calls/s, pack and verify against zip tools, sha256sum and go test
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
 	$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/
 	$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/jsonbench/
 	$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/
+	$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./internal/fuzzgate/
 	bash internal/archive/bench.sh
 	bash internal/verify/bench.sh
 

@@ -21,7 +21,9 @@ import (
 const conformExample = `catalogkit conform
 catalogkit conform -- catalogkit port
 catalogkit conform --run '^validate\.' -- python3 conformance/ports/python/catalog_port.py
-catalogkit conform --format junit -- ./my-port > conformance.xml`
+catalogkit conform --format junit -- ./my-port > conformance.xml
+catalogkit conform --fuzz 10000 --seed 1 --jobs 2 -- python3 conformance/ports/python/catalog_port.py
+catalogkit conform --cases catalogkit-fuzz-1234 -- python3 conformance/ports/python/catalog_port.py`
 
 const conformNotes = `
 limits and processes:
@@ -49,6 +51,8 @@ func runConform(c *cli, args []string) int {
 	maxReply := sizeFlag(0)
 	fs.Var(&maxReply, "max-reply", "the longest reply line, in `BYTES` (65536, 64KiB, 8MiB; at most 1GiB), a port may send (default: "+
 		fmt.Sprint(conformance.ReplyMargin)+" times the longest expected reply, rounded up to a whole MiB: "+suiteMaxReply()+")")
+	var fz fuzzFlags
+	fz.define(fs)
 	if code, ok := c.parse(fs, args, true); !ok {
 		return code
 	}
@@ -70,6 +74,16 @@ func runConform(c *cli, args []string) int {
 	if maxReply > conformance.MaxReplyLimit {
 		return c.usageError("run 'catalogkit conform -h' for usage", "--max-reply %s is over the limit of 1GiB", &maxReply)
 	}
+	if fz.any(fs) {
+		if maxReply == 0 {
+			// Generated calls reach the 1000-tool limit, whose replies are
+			// far longer than any case's: allow what the text layer allows
+			// for a catalog, twice over.
+			maxReply = 64 << 20
+		}
+		port := &conformance.Port{Command: command, StartupTimeout: *startup, CallTimeout: *call, MaxReply: int64(maxReply)}
+		return runFuzz(c, fs, &fz, port, *run, *format)
+	}
 	runner := &conformance.Runner{Diff: func(want, got any) string { return cmp.Diff(want, got) }}
 	if *run != "" {
 		re, err := regexp.Compile(*run)
@@ -77,6 +91,9 @@ func runConform(c *cli, args []string) int {
 			return c.usageError("run 'catalogkit conform -h' for usage", "invalid --run %q: %v", *run, err)
 		}
 		runner.Run = re
+	}
+	if fz.cases != "" {
+		return runCaseDir(c, fz.cases, runner, command, *startup, *call, *format)
 	}
 	cases, err := conformance.Cases()
 	if err != nil {

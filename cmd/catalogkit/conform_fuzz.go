@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/conformance/fuzz"
+	"github.com/google/go-cmp/cmp"
+)
+
+// fuzzFlags are conform's flags for differential fuzzing (--fuzz) and for
+// running a folder of case files (--cases).
+type fuzzFlags struct {
+	calls int
+	seed  uint64
+	out   string
+	jobs  int
+	cases string
+}
+
+func (f *fuzzFlags) define(fs *flag.FlagSet) {
+	fs.IntVar(&f.calls, "fuzz", 0, "send `N` random calls to the port, compare each with the built-in implementation, shrink every disagreement into a case file")
+	fs.Uint64Var(&f.seed, "seed", 0, "the seed `S` of --fuzz: the same seed sends the same calls (default: a new seed, printed)")
+	fs.StringVar(&f.out, "fuzz-out", "", "with --fuzz, write the shrunk cases into `DIR`, created if missing (default: a new folder catalogkit-fuzz-* here)")
+	fs.IntVar(&f.jobs, "jobs", 1, "with --fuzz, run `J` port processes at once")
+	fs.StringVar(&f.cases, "cases", "", "run the case files in `DIR` (such as --fuzz writes) instead of the built-in suite")
+}
+
+// any reports whether a flag of --fuzz was given.
+func (f *fuzzFlags) any(fs *flag.FlagSet) bool {
+	given := false
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "fuzz", "seed", "fuzz-out", "jobs":
+			given = true
+		}
+	})
+	return given
+}
+
+func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run, format string) int {
+	const hint = "run 'catalogkit conform -h' for usage"
+	seeded := false
+	fs.Visit(func(fl *flag.Flag) { seeded = seeded || fl.Name == "seed" })
+	switch {
+	case f.calls <= 0:
+		return c.usageError(hint, "--fuzz must be a positive number of calls (--seed, --fuzz-out and --jobs go with it)")
+	case len(port.Command) == 0:
+		return c.usageError("give the port's command after --: catalogkit conform --fuzz N -- CMD ARGS...", "--fuzz needs a port to compare with the built-in implementation")
+	case f.cases != "":
+		return c.usageError(hint, "give --fuzz or --cases, not both")
+	case run != "" || format != "text":
+		return c.usageError(hint, "--run and --format do not go with --fuzz")
+	case f.jobs < 1 || f.jobs > 256:
+		return c.usageError(hint, "--jobs must be from 1 to 256")
+	}
+	if !seeded {
+		f.seed = uint64(time.Now().UnixNano())
+	}
+	ctx, sig, stop := signalContext()
+	defer stop()
+	progress := c.progressLine()
+	res, err := fuzz.Run(ctx, fuzz.Options{
+		Calls: f.calls, Seed: f.seed, Jobs: f.jobs,
+		NewTarget: func() fuzz.Target {
+			return &conformance.Port{Command: port.Command, StartupTimeout: port.StartupTimeout, CallTimeout: port.CallTimeout, MaxReply: port.MaxReply}
+		},
+		Reference: fuzz.Reference(buildVersion()),
+		Diff:      func(want, got any) string { return cmp.Diff(want, got) },
+		Progress:  progress,
+	})
+	if err != nil {
+		if s := sig(); s != 0 {
+			return s
+		}
+		var te *conformance.TransportError
+		if errors.As(err, &te) {
+			c.printError("check the command, and that the port answers the hello of "+conformance.Protocol+" (conformance/PROTOCOL.md)", "%s", te.Message)
+			if te.Stderr != "" {
+				fmt.Fprintf(c.stderr, "port stderr (tail):\n%s", indentText(te.Stderr))
+			}
+			return 3
+		}
+		c.printError("", "fuzzing stopped: %v", err)
+		return 3
+	}
+	fmt.Fprintf(c.stdout, "port: %s %s (%s)\n", res.Port.Name, res.Port.Version, res.Port.Language)
+	fmt.Fprintf(c.stdout, "fuzz: seed %d, %d calls, %d jobs\n", f.seed, f.calls, f.jobs)
+	for _, cx := range res.Counterexamples {
+		fmt.Fprintf(c.stdout, "DISAGREE %s: %s\n", cx.ID, cx.Kind)
+		fmt.Fprintf(c.stdout, "    call (shrunk from %d to %d bytes in %d calls): %s\n", len(cx.Original), len(cx.Call), cx.Tries, displayCall(cx.Call))
+		switch chk := cx.Check; {
+		case chk.Diff != "":
+			fmt.Fprintf(c.stdout, "    (-want +got):\n%s", indentText(chk.Diff))
+		default:
+			fmt.Fprintf(c.stdout, "    want: %s\n    got: %s: %s\n", cx.Want, strings.ToLower(string(chk.Status)), chk.Message)
+		}
+	}
+	summary := fmt.Sprintf("%d calls, %d disagreements", res.Calls, res.Disagreements)
+	if res.Skipped > 0 {
+		summary += fmt.Sprintf(", %d skipped (not_implemented)", res.Skipped)
+	}
+	if res.Stateful > 0 {
+		summary += fmt.Sprintf(", %d not repeated alone on a fresh port (the port keeps state between calls)", res.Stateful)
+	}
+	fmt.Fprintln(c.stdout, summary)
+	if len(res.Counterexamples) == 0 {
+		return 0
+	}
+	dir := f.out
+	if dir == "" {
+		if dir, err = os.MkdirTemp(".", "catalogkit-fuzz-"); err != nil {
+			return c.errorf3("failed to create a folder for the cases: %v", err)
+		}
+	}
+	paths, err := fuzz.WriteCases(dir, res.Port, res.Counterexamples)
+	if err != nil {
+		return c.errorf3("failed to write the cases: %v", err)
+	}
+	fmt.Fprintf(c.stdout, "wrote %d case file(s) to %s\n", len(paths), dir)
+	fmt.Fprintf(c.stdout, "re-run: catalogkit conform --cases %s -- %s\n", shellQuote(dir), shellJoin(port.Command))
+	c.printError("each case file holds one shrunk call and the built-in implementation's outcome",
+		"%d of %d calls: the port disagrees with the built-in implementation", res.Disagreements, res.Calls)
+	return 1
+}
+
+// runCaseDir runs the case files in dir against the port command, or
+// against the built-in implementation when there is none.
+func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string, startup, call time.Duration, format string) int {
+	suite, err := fuzz.LoadDir(dir)
+	if err != nil {
+		hint := "give a folder of case files (*.json), such as conform --fuzz writes"
+		if errors.Is(err, fs.ErrNotExist) {
+			return c.printErrorCode(3, hint, "--cases: %v", err)
+		}
+		return c.printErrorCode(3, "fix the case file; conformance/case.schema.json describes the format", "--cases: %v", err)
+	}
+	if runner.Run != nil {
+		suite.Select(runner.Run)
+		if len(suite.Cases)+len(suite.Text) == 0 {
+			return c.usageError("list the case ids with --run . --format json", "no case id in %s matches --run %q", dir, runner.Run)
+		}
+	}
+	var target conformance.Target = fuzz.Reference(buildVersion())
+	if command != nil {
+		port := &conformance.Port{Command: command, StartupTimeout: startup, CallTimeout: call}
+		defer port.Close()
+		target = port
+	}
+	report := fuzz.RunSuite(target, suite, runner.Diff)
+	write := report.WriteText
+	switch format {
+	case "json":
+		write = report.WriteJSON
+	case "junit":
+		write = report.WriteJUnit
+	}
+	if err := write(c.stdout); err != nil {
+		return c.errorf3("failed to write the report: %v", err)
+	}
+	if report.Fatal != "" {
+		return c.printErrorCode(3, "check the command, and that the port answers the hello of "+conformance.Protocol+" (conformance/PROTOCOL.md)", "%s", report.Fatal)
+	}
+	if !report.OK() {
+		return c.errorf("every case must pass; a SKIP (not_implemented) counts as not passed",
+			"%d of %d cases did not pass (%d failed, %d skipped)", report.Failed+report.Skipped, report.Passed+report.Failed+report.Skipped, report.Failed, report.Skipped)
+	}
+	return 0
+}
+
+func (c *cli) printErrorCode(code int, hint, format string, args ...any) int {
+	c.printError(hint, format, args...)
+	return code
+}
+
+// errorf3 reports that the command could not run: exit status 3.
+func (c *cli) errorf3(format string, args ...any) int {
+	return c.printErrorCode(3, "", format, args...)
+}
+
+// signalContext returns a context that SIGINT and SIGTERM cancel, and a
+// function that returns the exit status for the signal that came (130 or
+// 143), 0 if none did.
+func signalContext() (context.Context, func() int, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	got := make(chan int, 1)
+	go func() {
+		select {
+		case s := <-ch:
+			if s == syscall.SIGTERM {
+				got <- 143
+			} else {
+				got <- 130
+			}
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	sig := func() int {
+		select {
+		case s := <-got:
+			got <- s
+			return s
+		default:
+			return 0
+		}
+	}
+	return ctx, sig, func() { signal.Stop(ch); cancel() }
+}
+
+// progressLine returns a progress callback that rewrites one line on
+// stderr when stderr is a terminal, and nil (no progress) otherwise.
+func (c *cli) progressLine() func(fuzz.Progress) {
+	f, ok := c.stderr.(*os.File)
+	if !ok {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return func(p fuzz.Progress) {
+		rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-9)
+		end := ""
+		if p.Final {
+			end = "\n"
+		}
+		fmt.Fprintf(f, "\rfuzz: %d/%d calls, %.0f calls/s, %d disagreements\x1b[K%s", p.Done, p.Total, rate, p.Disagreements, end)
+	}
+}
+
+// displayCall shortens a call for the report.
+func displayCall(call []byte) string {
+	const max = 2000
+	if len(call) > max {
+		return fmt.Sprintf("%s... (%d more bytes)", call[:max], len(call)-max)
+	}
+	return string(call)
+}
+
+func indentText(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "        " + strings.ReplaceAll(s, "\n", "\n        ") + "\n"
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/google/go-cmdtest"
+)
+
+// init lets the test binary, run as catalogkit (CATALOGKIT_TEST_AS_MAIN=1)
+// with the single argument broken-port, be a port with one bug: it answers
+// INVALID_ARGUMENT_VALUE where the contract says INVALID_ARGUMENT_KEYS. It
+// runs before TestMain, so the transcripts of testdata/fuzz can fuzz it.
+func init() {
+	if os.Getenv("CATALOGKIT_TEST_AS_MAIN") == "1" && len(os.Args) == 2 && os.Args[1] == "broken-port" {
+		info := conformance.PortInfo{Name: "broken-keys", Language: "Go", Version: "0"}
+		if err := conformance.Serve(os.Stdin, os.Stdout, keysAsValuesTarget{conformance.GoTarget("0")}, info); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}
+
+type keysAsValuesTarget struct{ conformance.Target }
+
+func (k keysAsValuesTarget) Call(call []byte) ([]byte, error) {
+	out, err := k.Target.Call(call)
+	return bytes.ReplaceAll(out, []byte(`"INVALID_ARGUMENT_KEYS"`), []byte(`"INVALID_ARGUMENT_VALUE"`)), err
+}
+
+// TestFuzzCLI runs the transcripts of testdata/fuzz: conform --fuzz and
+// --cases. Each runs in a folder holding ./catalogkit, a link to this test
+// binary standing in for catalogkit, so that the command a transcript
+// prints (the re-run line names the port's command) is the same on every
+// machine.
+func TestFuzzCLI(t *testing.T) {
+	ts, err := cmdtest.Read(filepath.Join("testdata", "fuzz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Setup = func(dir string) error { return os.Symlink(exe, filepath.Join(dir, "catalogkit")) }
+	ts.Commands["catalogkit"] = cmdtest.InProcessProgram("catalogkit", Main)
+	ts.Run(t, *update)
+}

@@ -1,0 +1,341 @@
+package fuzz
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/conformance"
+)
+
+// A bugTarget is the reference with one bug: it rewrites the reference's
+// outcome. It is cheap and deterministic, for the tests of the run itself.
+type bugTarget struct {
+	conformance.Target
+	bug func(out []byte) []byte
+}
+
+func (b bugTarget) Call(call []byte) ([]byte, error) {
+	out, err := b.Target.Call(call)
+	return b.bug(out), err
+}
+
+func (bugTarget) Close() error { return nil }
+
+// keysAsValues answers INVALID_ARGUMENT_VALUE where the contract says
+// INVALID_ARGUMENT_KEYS, and lists no tools for an unknown family.
+func keysAsValues() Target {
+	return bugTarget{Reference("test"), func(out []byte) []byte {
+		out = bytes.ReplaceAll(out, []byte(`"INVALID_ARGUMENT_KEYS"`), []byte(`"INVALID_ARGUMENT_VALUE"`))
+		if bytes.Contains(out, []byte(`"UNKNOWN_FAMILY"`)) {
+			return []byte(`{"result":[]}`)
+		}
+		return out
+	}}
+}
+
+// TestCallIsDeterministic checks that a call depends only on the seed and
+// its number.
+func TestCallIsDeterministic(t *testing.T) {
+	same := 0
+	for i := range 300 {
+		a, b := Call(7, i), Call(7, i)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("Call(7, %d) differs between two calls:\n%s\n%s", i, a, b)
+		}
+		if bytes.Equal(a, Call(8, i)) {
+			same++
+		}
+	}
+	if same > 3 {
+		t.Errorf("%d of 300 calls are the same with seeds 7 and 8, want almost none", same)
+	}
+}
+
+// TestGrammarCovers checks that a few thousand calls reach every outcome
+// of the contract and every corner the grammar promises.
+func TestGrammarCovers(t *testing.T) {
+	ref := Reference("test")
+	kinds := map[string]int{}
+	corners := map[string]int{}
+	for i := range 4000 {
+		call := Call(1, i)
+		kinds[callTarget(ref, call).kind()]++
+		n := generate(1, i)
+		if op := n.get("op"); op != nil && op.plain() == "mutate_and_repeat" && n.get("call") != nil {
+			corners["mutate_and_repeat"]++
+			n = n.get("call")
+		}
+		if cat := n.get("catalog"); cat != nil && cat.kind == kArray && len(cat.items) >= 1000 {
+			corners["1000 tools or more"]++
+		}
+		for _, c := range []struct{ name, text string }{
+			{"a field at the 30-field limit or over", `"f29":`},
+			{"a built-in property name", `"constructor"`},
+			{"an explicit null name", `"name":null`},
+			{"a surrogate-pair escape", `\ud83d\ude`},
+			{"2^53+1", "9007199254740993"},
+			{"-0", ":-0"},
+			{"1e2", "1e2"},
+			{"a 40-digit integer", strings.Repeat("9", 40)},
+		} {
+			if bytes.Contains(call, []byte(c.text)) {
+				corners[c.name]++
+			}
+		}
+		if bytes.ContainsFunc(call, func(r rune) bool { return 0xAC00 <= r && r <= 0xD7A3 }) {
+			corners["Hangul"]++
+		}
+		if !n.validUTF8() {
+			corners["invalid UTF-8"]++
+		}
+		if n.depth()+1 >= catalog.MaxDepth {
+			corners["nesting at the limit of the line"]++
+		}
+	}
+	for _, code := range catalog.Codes {
+		if kinds["error "+string(code)] == 0 {
+			t.Errorf("no call of 4000 yields %s; outcomes: %v", code, kinds)
+		}
+	}
+	if kinds["a result"] < 800 {
+		t.Errorf("%d of 4000 calls succeed, want at least 800 (mostly valid catalogs); outcomes: %v", kinds["a result"], kinds)
+	}
+	for _, c := range []string{"mutate_and_repeat", "1000 tools or more", "a field at the 30-field limit or over", "a built-in property name",
+		"an explicit null name", "a surrogate-pair escape", "Hangul", "2^53+1", "-0", "1e2", "a 40-digit integer", "invalid UTF-8",
+		"nesting at the limit of the line"} {
+		if corners[c] == 0 {
+			t.Errorf("no call of 4000 has %s", c)
+		}
+	}
+}
+
+// TestShrink shrinks a generated call while the reference's outcome stays
+// INVALID_ARGUMENT_KEYS: what is left is one tool, no field, one argument.
+func TestShrink(t *testing.T) {
+	ref := Reference("test")
+	want := "error INVALID_ARGUMENT_KEYS"
+	for i := range 2000 {
+		n := generate(3, i)
+		if callTarget(ref, n.appendJSON(nil)).kind() != want || len(n.String()) < 400 {
+			continue
+		}
+		keep := func(c *node) bool { return callTarget(ref, c.appendJSON(nil)).kind() == want }
+		got, tries := shrink(n, keep, 5000)
+		if !keep(got) {
+			t.Fatalf("the shrunk call %s does not keep the outcome", got)
+		}
+		if tries >= 5000 {
+			t.Errorf("shrinking used its whole budget")
+		}
+		if len(got.String()) > 200 {
+			t.Errorf("call %d shrank from %d to %d bytes, want at most 200: %s", i, len(n.String()), len(got.String()), got)
+		}
+		if again, _ := shrink(n, keep, 5000); again.String() != got.String() {
+			t.Errorf("shrinking twice gave two calls:\n%s\n%s", got, again)
+		}
+		return
+	}
+	t.Fatal("no call of 2000 yields INVALID_ARGUMENT_KEYS")
+}
+
+// TestRunIsDeterministic runs the same seed with 1 and 3 jobs against a
+// buggy target: the same disagreements, shrunk to the same calls.
+func TestRunIsDeterministic(t *testing.T) {
+	run := func(jobs int) *Result {
+		res, err := Run(context.Background(), Options{Calls: 1500, Seed: 11, Jobs: jobs, NewTarget: keysAsValues})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	one, three := run(1), run(3)
+	if one.Disagreements == 0 || len(one.Counterexamples) < 2 {
+		t.Fatalf("found %d disagreements, %d counterexamples; want both bugs found", one.Disagreements, len(one.Counterexamples))
+	}
+	summary := func(r *Result) []string {
+		var s []string
+		for _, cx := range r.Counterexamples {
+			s = append(s, fmt.Sprintf("%s %s %s", cx.ID, cx.Kind, cx.Call))
+		}
+		return append(s, fmt.Sprint(r.Calls, r.Disagreements, r.Skipped))
+	}
+	if a, b := summary(one), summary(three); !slices.Equal(a, b) {
+		t.Errorf("1 job and 3 jobs differ:\n%s\n---\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+}
+
+// TestStopAtFirst checks that a run that stops at its first disagreement
+// reports the lowest call number whatever the number of jobs.
+func TestStopAtFirst(t *testing.T) {
+	var ids []string
+	for _, jobs := range []int{1, 2, 4} {
+		res, err := Run(context.Background(), Options{Calls: 3000, Seed: 5, Jobs: jobs, StopAtFirst: true, NewTarget: keysAsValues})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Counterexamples) != 1 || res.Calls != res.Counterexamples[0].Index+1 {
+			t.Fatalf("jobs %d: %d counterexamples after %d calls, want 1, at the last call", jobs, len(res.Counterexamples), res.Calls)
+		}
+		ids = append(ids, res.Counterexamples[0].ID+" "+string(res.Counterexamples[0].Call))
+	}
+	if ids[0] != ids[1] || ids[0] != ids[2] {
+		t.Errorf("the first disagreement depends on the number of jobs: %q", ids)
+	}
+}
+
+// TestCaseFiles writes the counterexamples of a buggy target, text cases
+// among them, and checks that the contract cases load with the suite's own
+// loader (internal/fuzzgate validates them against case.schema.json), and
+// that the folder, run with --cases' code, passes against the reference and
+// fails every case against the buggy target.
+func TestCaseFiles(t *testing.T) {
+	res, err := Run(context.Background(), Options{Calls: 1500, Seed: 11, NewTarget: keysAsValues})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cxs := append(res.Counterexamples,
+		&Counterexample{ID: "fuzz.text.duplicate", Kind: "test", Want: invalidJSON,
+			Call: []byte(`{"op":"discover","catalog":[],"family":"a","\u0066amily":"b"}`)},
+		&Counterexample{ID: "fuzz.text.utf8", Kind: "test", Want: invalidJSON,
+			Call: []byte("{\"op\":\"discover\",\"catalog\":[],\"family\":\"a\xff\"}")},
+	)
+	dir := t.TempDir()
+	paths, err := WriteCases(dir, PortInfo{Name: "buggy"}, cxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := 0
+	for i := range paths {
+		_, text, err := cxs[i].CaseFile(PortInfo{Name: "buggy"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text {
+			texts++
+		}
+	}
+	if texts != 2 {
+		t.Errorf("%d text cases, want the 2 whose text is broken", texts)
+	}
+	suite, err := LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(suite.Cases) + len(suite.Text); got != len(cxs) {
+		t.Fatalf("LoadDir read %d cases, want %d", got, len(cxs))
+	}
+	if rep := RunSuite(Reference("test"), suite, nil); rep.Passed != len(cxs) {
+		var b strings.Builder
+		rep.WriteText(&b)
+		t.Errorf("against the reference: %s, want all passed\n%s", rep.Summary(), b.String())
+	}
+	if rep := RunSuite(keysAsValues(), suite, nil); rep.Failed != len(res.Counterexamples) {
+		t.Errorf("against the buggy target: %s, want its %d cases failed", rep.Summary(), len(res.Counterexamples))
+	}
+}
+
+// TestLoadDirErrors checks that a bad folder or case file is refused with
+// an error naming it.
+func TestLoadDirErrors(t *testing.T) {
+	good, _, err := (&Counterexample{ID: "fuzz.a.b", Kind: "k", Want: []byte(`{"error":"INVALID_LABEL"}`),
+		Call: []byte(`{"op":"discover","catalog":[],"family":""}`)}).CaseFile(PortInfo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		files  map[string]string
+		want   string
+		reason string
+	}{
+		{"empty", map[string]string{}, "holds no case files", "a folder without cases is a mistake, not a pass"},
+		{"not an object", map[string]string{"x.y.json": `[1]`}, "x.y.json: not a JSON object", "the file is named"},
+		{"id mismatch", map[string]string{"fuzz.a.c.json": string(good)}, `id "fuzz.a.b" does not match the file name`, "ids are file names"},
+		{"bad case", map[string]string{"fuzz.a.b.json": strings.Replace(string(good), `"checks"`, `"chex"`, 1)}, "fuzz.a.b.json: case lacks", "the suite's own loader checks the case"},
+		{"bad text case", map[string]string{"fuzz.t.a.json": `{"id":"fuzz.t.a","title":"t","spec":"s","text_checks":[{"expect":{"error":"X"}}]}`},
+			"give exactly one of call_text and call_base64", "a text check needs its call"},
+		{"text case line break", map[string]string{"fuzz.t.a.json": `{"id":"fuzz.t.a","title":"t","spec":"s","text_checks":[{"call_text":"{}\n{}","expect":{"error":"X"}}]}`},
+			"line break", "a call is one protocol line"},
+		{"text case bad expect", map[string]string{"fuzz.t.a.json": `{"id":"fuzz.t.a","title":"t","spec":"s","text_checks":[{"call_text":"{}","expect":{"not_implemented":"x"}}]}`},
+			`"expect" is not`, "a case expects a result or an error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, data := range tc.files {
+				os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644)
+			}
+			_, err := LoadDir(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("LoadDir: %v, want an error containing %q (%s)", err, tc.want, tc.reason)
+			}
+		})
+	}
+	if _, err := LoadDir(filepath.Join(t.TempDir(), "missing")); !os.IsNotExist(err) {
+		t.Errorf("LoadDir of a missing folder: %v, want a not-exist error", err)
+	}
+}
+
+// TestCompareRefusedLine checks the protocol's allowance: a line the
+// port's strict reader refuses may be answered with an error line, but
+// only when the contract says INVALID_JSON.
+func TestCompareRefusedLine(t *testing.T) {
+	errorLine := outcome{err: &conformance.TransportError{Status: conformance.Error, Message: "port answered an error line: duplicate key"}}
+	crash := outcome{err: &conformance.TransportError{Status: conformance.Crash, Message: "port exited"}}
+	for _, tc := range []struct {
+		name   string
+		want   []byte
+		got    outcome
+		v      verdict
+		reason string
+	}{
+		{"refused line", invalidJSON, errorLine, agree, "PROTOCOL.md allows an error line for a refused line"},
+		{"valid line", []byte(`{"result":[]}`), errorLine, disagree, "an error line for a valid call is wrong"},
+		{"crash", invalidJSON, crash, disagree, "a crash is never an answer"},
+		{"same code, other detail", []byte(`{"error":"INVALID_LABEL","detail":"a"}`), outcome{text: []byte(`{"error":"INVALID_LABEL","detail":"b"}`)}, agree, "details are never compared"},
+		{"numbers by value", []byte(`{"result":{"n":1}}`), outcome{text: []byte(`{"result":{"n":1.0}}`)}, agree, "the runner compares numbers by value"},
+		{"not implemented", []byte(`{"result":[]}`), outcome{text: []byte(`{"not_implemented":"no"}`)}, skip, "not_implemented is a SKIP"},
+	} {
+		if v, _ := compare(tc.want, tc.got, nil); v != tc.v {
+			t.Errorf("%s: verdict %d, want %d (%s)", tc.name, v, tc.v, tc.reason)
+		}
+	}
+}
+
+// TestReferenceDepth checks that the reference counts nesting over the
+// whole protocol line, the message being depth 1: a call whose own depth is
+// 63 is at the limit, 64 is over it.
+func TestReferenceDepth(t *testing.T) {
+	nested := func(callDepth int) []byte {
+		// The call object is depth 1 of the call, arguments 2, then arrays.
+		arrays := callDepth - 2
+		v := strings.Repeat("[", arrays) + "1" + strings.Repeat("]", arrays)
+		return []byte(`{"op":"validate_arguments","catalog":[],"name":"a","arguments":{"x":` + v + `}}`)
+	}
+	for _, tc := range []struct {
+		callDepth int
+		want      string
+		reason    string
+	}{
+		{63, "error TOOL_NOT_AVAILABLE_IN_FAMILY", "line depth 64: at the limit, read, then the contract decides"},
+		{64, "error INVALID_JSON", "line depth 65: over the limit"},
+		{70, "error INVALID_JSON", "far over the limit"},
+	} {
+		call := nested(tc.callDepth)
+		if got := depth(call); got != tc.callDepth {
+			t.Fatalf("depth of the test call = %d, want %d", got, tc.callDepth)
+		}
+		if got := callTarget(Reference("test"), call).kind(); got != tc.want {
+			t.Errorf("call depth %d: %s, want %s (%s)", tc.callDepth, got, tc.want, tc.reason)
+		}
+	}
+	if got := depth([]byte(`{"a":"[[[{{"}`)); got != 1 {
+		t.Errorf(`depth of {"a":"[[[{{"} = %d, want 1: brackets in strings do not count`, got)
+	}
+}

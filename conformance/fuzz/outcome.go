@@ -1,0 +1,179 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/conformance"
+)
+
+// Reference returns the built-in Go implementation as a [conformance.Target]
+// that reads a call as a port receives it: inside the line
+// {"type":"call","seq":N,"call":CALL}. The whole line is read strictly
+// first, so a duplicate key anywhere in the call, a lone surrogate, invalid
+// UTF-8 or nesting over the limit counted over the whole line (the message
+// being depth 1) is INVALID_JSON; then the call goes to
+// [conformance.GoTarget]. It is the expectation of every fuzzed call.
+func Reference(version string) conformance.Target {
+	return reference{conformance.GoTarget(version)}
+}
+
+type reference struct{ conformance.Target }
+
+// invalidJSON is the outcome of a call the strict reader refuses.
+var invalidJSON = []byte(`{"error":"INVALID_JSON"}`)
+
+func (r reference) Call(call []byte) (out []byte, err error) {
+	// The call is read strictly by GoTarget; only the depth differs when it
+	// sits inside the message, one level down.
+	if depth(call) >= catalog.MaxDepth {
+		line := make([]byte, 0, len(call)+40)
+		line = append(line, `{"type":"call","seq":1,"call":`...)
+		line = append(append(line, call...), '}')
+		if _, err := catalog.ParseJSON(line); err != nil {
+			var ce *catalog.Error
+			if errors.As(err, &ce) {
+				detail, _ := json.Marshal(ce.Detail)
+				return fmt.Appendf(nil, `{"error":"INVALID_JSON","detail":%s}`, detail), nil
+			}
+			return invalidJSON, nil
+		}
+	}
+	return r.Target.Call(call)
+}
+
+// depth returns the deepest nesting of arrays and objects in JSON text,
+// brackets inside strings not counted; it reads malformed text too.
+func depth(text []byte) int {
+	d, deepest, inString := 0, 0, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			d++
+			deepest = max(deepest, d)
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return deepest
+}
+
+// An outcome is what an implementation answered to one call: the OUTCOME
+// text, or the transport error that stopped it.
+type outcome struct {
+	text []byte
+	err  *conformance.TransportError
+}
+
+// callTarget makes one call, turning a panic of an in-process target into
+// an ERROR.
+func callTarget(t conformance.Target, call []byte) (o outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			o = outcome{err: &conformance.TransportError{Status: conformance.Error, Message: fmt.Sprintf("implementation panicked: %v", p)}}
+		}
+	}()
+	out, err := t.Call(call)
+	if err != nil {
+		var te *conformance.TransportError
+		if !errors.As(err, &te) {
+			te = &conformance.TransportError{Status: conformance.Error, Message: err.Error()}
+		}
+		return outcome{err: te}
+	}
+	return outcome{text: out}
+}
+
+// kind names an outcome's kind for people and for the shrinker, which keeps
+// the kinds of both outcomes: "a result", "error CODE", "not_implemented",
+// or the transport status ("CRASH: ...").
+func (o outcome) kind() string {
+	if o.err != nil {
+		if isErrorLine(o.err) {
+			return "an error line"
+		}
+		return string(o.err.Status)
+	}
+	var v map[string]json.RawMessage
+	if json.Unmarshal(o.text, &v) != nil {
+		return "an invalid outcome"
+	}
+	if code, ok := v["error"]; ok {
+		var s string
+		json.Unmarshal(code, &s)
+		return "error " + s
+	}
+	if _, ok := v["result"]; ok {
+		return "a result"
+	}
+	if _, ok := v["not_implemented"]; ok {
+		return "not_implemented"
+	}
+	return "an invalid outcome"
+}
+
+// isErrorLine reports whether the port answered a {"type":"error"} line,
+// which the protocol allows instead of an INVALID_JSON reply for a line the
+// port's strict reader refuses.
+func isErrorLine(te *conformance.TransportError) bool {
+	return te.Status == conformance.Error && strings.HasPrefix(te.Message, "port answered an error line")
+}
+
+// A verdict is how one call's outcomes compare.
+type verdict uint8
+
+const (
+	agree verdict = iota
+	skip          // the port answered not_implemented
+	disagree
+)
+
+// compare judges the port's outcome got against the reference's want, as
+// the runner judges a check: a result by value, an error by its code. A
+// refused line may be answered with an error line.
+func compare(want []byte, got outcome, diff conformance.DiffFunc) (verdict, *conformance.CheckResult) {
+	if got.err != nil {
+		cr := &conformance.CheckResult{Status: got.err.Status, Want: want, Message: got.err.Message}
+		if isErrorLine(got.err) && (outcome{text: want}).kind() == "error INVALID_JSON" {
+			return agree, cr
+		}
+		return disagree, cr
+	}
+	if bytes.Equal(want, got.text) {
+		return agree, &conformance.CheckResult{Status: conformance.Pass, Want: want, Got: got.text}
+	}
+	cr, err := conformance.Judge(want, got.text, diff)
+	if err != nil {
+		// The reference's own outcome is not valid: a bug here, shown as a
+		// disagreement rather than hidden.
+		return disagree, &conformance.CheckResult{Status: conformance.Error, Want: want, Got: got.text, Message: err.Error()}
+	}
+	switch cr.Status {
+	case conformance.Pass:
+		return agree, cr
+	case conformance.Skip:
+		return skip, cr
+	}
+	return disagree, cr
+}
+
+// Disagreement makes call to the reference and to target and says how
+// their outcomes differ ("want error INVALID_LABEL, got a result"), or ""
+// when they agree or target answered not_implemented.
+func Disagreement(reference, target conformance.Target, call []byte) string {
+	want, got := callTarget(reference, call), callTarget(target, call)
+	if v, _ := compare(want.text, got, nil); v != disagree {
+		return ""
+	}
+	return kindOf(want, got)
+}

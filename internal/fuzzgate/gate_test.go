@@ -1,0 +1,218 @@
+package fuzzgate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/conformance/fuzz"
+)
+
+// The gates of conform --fuzz: it finds and shrinks every broken port, and
+// finds nothing in our own ports. Their budgets are fixed: about 75 s of CPU
+// in all, most of it starting Python (four to five starts a broken port, at
+// about 0.5 s of CPU each).
+const (
+	gateSeed         = 1
+	brokenPortBudget = 3000 // calls to find a broken port's bug
+	ownPortBudget    = 3000 // calls that must find nothing
+	gateShrinkBudget = 3000
+)
+
+var (
+	brokenDir  = filepath.Join("..", "..", "conformance", "ports", "broken")
+	pythonPort = filepath.Join("..", "..", "conformance", "ports", "python", "catalog_port.py")
+)
+
+// python3 returns the path of python3, or skips the test loudly; under
+// CI=true a missing python3 is a broken CI image, so the test fails.
+func python3(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("python3")
+	if err == nil {
+		return p
+	}
+	msg := fmt.Sprintf("python3 not found (%v): the Python ports were NOT fuzzed", err)
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	fmt.Fprintf(os.Stderr, "WARNING: %s: %s\n", t.Name(), msg)
+	t.Skip(msg)
+	return ""
+}
+
+func pythonTarget(t *testing.T, py, script string) func() fuzz.Target {
+	abs, err := filepath.Abs(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	// A loaded CI machine may take seconds to start Python.
+	return func() fuzz.Target {
+		return &conformance.Port{Command: []string{py, abs}, Env: env, StartupTimeout: time.Minute, CallTimeout: 30 * time.Second}
+	}
+}
+
+// TestFuzzFindsBrokenPorts fuzzes every port in ports/broken (whatever is
+// there: ports added later are covered too). Each must disagree within the
+// budget; its first disagreement must shrink to at most 2 tools and 3
+// fields (a bug that shows only over the 30-field limit keeps its one wide
+// tool), and the case file written for it must fail against the port and
+// pass against the built-in implementation.
+func TestFuzzFindsBrokenPorts(t *testing.T) {
+	py := python3(t)
+	scripts, err := filepath.Glob(filepath.Join(brokenDir, "*.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scripts) == 0 {
+		t.Fatalf("no broken ports in %s", brokenDir)
+	}
+	for _, script := range scripts {
+		name := strings.TrimSuffix(filepath.Base(script), ".py")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			newTarget := pythonTarget(t, py, script)
+			res, err := fuzz.Run(context.Background(), fuzz.Options{
+				Calls: brokenPortBudget, Seed: gateSeed, StopAtFirst: true, ShrinkBudget: gateShrinkBudget, NewTarget: newTarget,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Counterexamples) == 0 {
+				t.Fatalf("no disagreement in %d calls of seed %d: fuzzing does not find this port's bug", res.Calls, gateSeed)
+			}
+			cx := res.Counterexamples[0]
+			tools, fields, widest := callShape(t, cx.Call)
+			overLimit := tools == 1 && widest == fields && fields > 30
+			if tools > 2 || fields > 3 && !overLimit {
+				// Some bugs need more (three tools to interleave two
+				// families): then no tool can go.
+				if needed := toolsNeeded(t, newTarget, cx); needed != tools {
+					t.Errorf("%s (%s) shrank to %d tools and %d fields, want at most 2 and 3 (only %d tools are needed): %s", cx.ID, cx.Kind, tools, fields, needed, cx.Call)
+				}
+				t.Logf("%s needs all %d tools of its catalog", cx.ID, tools)
+			}
+			dir := t.TempDir()
+			if _, err := fuzz.WriteCases(dir, res.Port, res.Counterexamples); err != nil {
+				t.Fatal(err)
+			}
+			suite, err := fuzz.LoadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			port := newTarget()
+			defer port.Close()
+			if rep := fuzz.RunSuite(port, suite, nil); rep.Failed != 1 {
+				t.Errorf("the written case against the port: %s, want 1 failed", rep.Summary())
+			}
+			if rep := fuzz.RunSuite(fuzz.Reference("test"), suite, nil); rep.Passed != 1 {
+				t.Errorf("the written case against the built-in implementation: %s, want 1 passed", rep.Summary())
+			}
+			t.Logf("call %d: %s; shrunk in %d calls to %s", cx.Index, cx.Kind, cx.Tries, cx.Call)
+		})
+	}
+}
+
+// TestFuzzOwnPorts fuzzes catalogkit port and the Python port with a fixed
+// budget: neither may disagree with the built-in implementation.
+func TestFuzzOwnPorts(t *testing.T) {
+	for _, p := range []struct {
+		name      string
+		newTarget func(t *testing.T) func() fuzz.Target
+	}{
+		{"go", func(t *testing.T) func() fuzz.Target { return goPort(t) }},
+		{"python", func(t *testing.T) func() fuzz.Target { return pythonTarget(t, python3(t), pythonPort) }},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := fuzz.Run(context.Background(), fuzz.Options{Calls: ownPortBudget, Seed: gateSeed, Jobs: 2, NewTarget: p.newTarget(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Calls != ownPortBudget || res.Skipped != 0 {
+				t.Errorf("%d calls compared, %d skipped; want %d and 0", res.Calls, res.Skipped, ownPortBudget)
+			}
+			for _, cx := range res.Counterexamples {
+				t.Errorf("%s: %s\ncall: %s\n%s%s", cx.ID, cx.Kind, cx.Call, cx.Check.Diff, cx.Check.Message)
+			}
+		})
+	}
+}
+
+// toolsNeeded returns how many tools of cx's catalog the disagreement
+// needs: those without which the call no longer disagrees in the same way.
+func toolsNeeded(t *testing.T, newTarget func() fuzz.Target, cx *fuzz.Counterexample) int {
+	port := newTarget()
+	defer port.Close()
+	needed := 0
+	for i := range toolCount(t, cx.Call) {
+		if fuzz.Disagreement(fuzz.Reference("test"), port, withoutTool(t, cx.Call, i)) != cx.Kind {
+			needed++
+		}
+	}
+	return needed
+}
+
+// withoutTool returns call without tool i of its catalog (the inner call's,
+// for mutate_and_repeat). Members of the call object may change order, which
+// means nothing; everything inside them is kept as written.
+func withoutTool(t *testing.T, call []byte, i int) []byte {
+	var c map[string]json.RawMessage
+	if err := json.Unmarshal(call, &c); err != nil {
+		t.Fatal(err)
+	}
+	if inner, ok := c["call"]; ok {
+		c["call"] = withoutTool(t, inner, i)
+	} else {
+		var cat []json.RawMessage
+		if err := json.Unmarshal(c["catalog"], &cat); err != nil {
+			t.Fatal(err)
+		}
+		c["catalog"], _ = json.Marshal(append(cat[:i:i], cat[i+1:]...))
+	}
+	out, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func toolCount(t *testing.T, call []byte) int {
+	tools, _, _ := callShape(t, call)
+	return tools
+}
+
+// callShape counts the tools and fields of a shrunk call's catalog.
+func callShape(t *testing.T, call []byte) (tools, fields, widest int) {
+	var c struct {
+		Call    json.RawMessage
+		Catalog json.RawMessage
+	}
+	if err := json.Unmarshal(call, &c); err != nil {
+		return 0, 0, 0 // a text-level call: its shape is its text
+	}
+	if c.Call != nil {
+		return callShape(t, c.Call)
+	}
+	var cat []struct {
+		Fields json.RawMessage
+	}
+	if json.Unmarshal(c.Catalog, &cat) != nil {
+		return 0, 0, 0
+	}
+	for _, tool := range cat {
+		var f map[string]json.RawMessage
+		json.Unmarshal(tool.Fields, &f)
+		fields += len(f)
+		widest = max(widest, len(f))
+	}
+	return len(cat), fields, widest
+}
