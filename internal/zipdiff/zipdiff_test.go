@@ -50,7 +50,12 @@ func makeZipAt(t *testing.T, stub []byte, comment string, files ...file) []byte 
 		if mtime.IsZero() {
 			mtime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 		}
+		// The MS-DOS fields themselves, on purpose: setting Modified
+		// would make archive/zip add an extended-timestamp extra field,
+		// and these archives must carry exactly the extras a test gives.
+		//lint:ignore SA1019 see above
 		h.ModifiedDate = uint16((mtime.Year()-1980)<<9 | int(mtime.Month())<<5 | mtime.Day())
+		//lint:ignore SA1019 see above
 		h.ModifiedTime = uint16(mtime.Hour()<<11 | mtime.Minute()<<5 | mtime.Second()/2)
 		mode := f.mode
 		if mode == 0 {
