@@ -31,6 +31,7 @@ var Allowlist = []string{
 	"internal/",
 	"testdata/",
 	"dist/README.md",
+	"dist/SIGNING.md",
 }
 
 // Required lists the top-level files a release tree must have.
@@ -128,6 +129,7 @@ func ExclusionRule(dir, rel string) string {
 func Select(dir string) ([]File, error) {
 	var files []File
 	var problems []*Error
+	badParent := map[string]bool{} // folders of allowlisted files already refused
 	for _, req := range Required {
 		fi, err := os.Lstat(filepath.Join(dir, req))
 		if err != nil || !fi.Mode().IsRegular() {
@@ -147,8 +149,9 @@ func Select(dir string) ([]File, error) {
 				return nil, fmt.Errorf("failed to select release files: %w", err)
 			}
 			if !di.IsDir() {
-				if _, pe := regular(parent, di); pe != nil && !di.Mode().IsRegular() {
+				if _, pe := regular(parent, di); pe != nil && !di.Mode().IsRegular() && !badParent[parent] {
 					problems = append(problems, pe)
+					badParent[parent] = true
 				}
 				continue // a plain file where the folder belongs holds nothing to pack
 			}
