@@ -28,29 +28,30 @@ import (
 // (conformance/text.schema.json): its id is the case id after "text.", and
 // its line is the exact message line, with the seq left to the runner.
 //
-// Each cites the section of the contract (conformance/SPEC.md) its call
-// tests: §6 discover, §7 validate_arguments, §8.4 mutate_and_repeat, §2
-// (JSON text) for a text case.
+// Each cites, with [conformance.Cite], the section of the contract
+// (conformance/SPEC.md) its call tests: §6 discover, §7
+// validate_arguments, §8.4 mutate_and_repeat (fresh values), §9 (errors)
+// for a call without a known op, and §2 (JSON text) for a text case.
 
-// specOf returns the citation for a call's op.
-func specOf(call []byte) string {
+// specSection returns the section of conformance/SPEC.md a call tests.
+func specSection(call []byte) string {
 	var c struct {
 		Op any `json:"op"`
 	}
 	json.Unmarshal(call, &c)
 	switch c.Op {
 	case "discover":
-		return "SPEC.md §6"
+		return "6"
 	case "validate_arguments":
-		return "SPEC.md §7"
+		return "7"
 	case "mutate_and_repeat":
-		return "SPEC.md §8.4"
+		return "8.4"
 	}
-	return "SPEC.md §9"
+	return "9"
 }
 
-// textSpec is the citation of every text case: the JSON text layer.
-const textSpec = "SPEC.md §2"
+// textSection is the section every text case tests: JSON text.
+const textSection = "2"
 
 // CaseFile returns the case file of cx, and whether it is a text case.
 func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err error) {
@@ -67,7 +68,7 @@ func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err e
 	var raw []byte
 	if cx.line == nil && utf8.Valid(cx.Call) && !bytes.Contains(expect, []byte(`"INVALID_JSON"`)) {
 		raw = fmt.Appendf(nil, `{"id":%s,"title":%s,"spec":%s,"checks":[{"note":%s,"call":%s,"expect":%s}]}`,
-			quote(cx.ID), quote(title), quote(specOf(cx.Call)), quote(note), cx.Call, expect)
+			quote(cx.ID), quote(title), quote(conformance.Cite(specSection(cx.Call))), quote(note), cx.Call, expect)
 		var out bytes.Buffer
 		if json.Indent(&out, raw, "", "  ") == nil {
 			out.WriteByte('\n')
@@ -82,7 +83,7 @@ func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err e
 	i := bytes.Index(before, []byte(`"seq":0,`)) + len(`"seq":`)
 	before, after = before[:i], before[i+1:]
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "{\n  \"id\": %s,\n  \"title\": %s,\n  \"spec\": %s,\n  \"line\": [", quote(TextID(cx.ID)), quote(title+"; "+note), quote(textSpec))
+	fmt.Fprintf(&b, "{\n  \"id\": %s,\n  \"title\": %s,\n  \"spec\": %s,\n  \"line\": [", quote(TextID(cx.ID)), quote(title+"; "+note), quote(conformance.Cite(textSection)))
 	sep := "\n    "
 	for _, p := range append(append(pieces(before), `{"seq": true}`), pieces(after)...) {
 		b.WriteString(sep + p)

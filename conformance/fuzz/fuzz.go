@@ -322,6 +322,17 @@ func shrinkOne(ctx context.Context, opts Options, t Target, f finding) (*Counter
 	}, nil
 }
 
+// Line returns the message line that carried the call, for seq 1, when the
+// line itself was mutated (a byte order mark, data after the message, an
+// invalid byte between its members, CR LF); nil when the call was sent as
+// it is.
+func (cx *Counterexample) Line() []byte {
+	if cx.line == nil {
+		return nil
+	}
+	return cx.line.build(cx.Call, 1)
+}
+
 // Verifying a disagreement starts a target: a run verifies at most
 // maxVerify disagreements while it runs (with StopAtFirst), and at most
 // maxAttempts calls of each kind afterwards.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -345,5 +346,38 @@ func TestReferenceDepth(t *testing.T) {
 	}
 	if got := depth([]byte(`{"a":"[[[{{"}`)); got != 1 {
 		t.Errorf(`depth of {"a":"[[[{{"} = %d, want 1: brackets in strings do not count`, got)
+	}
+}
+
+// TestCitationsResolve checks that every section a counterexample cites is
+// a heading of conformance/SPEC.md ("## 6. discover", "### 8.4 Fresh
+// values"), so that a written case cites what exists.
+func TestCitationsResolve(t *testing.T) {
+	data, err := os.ReadFile("../SPEC.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		call, want string
+		reason     string
+	}{
+		{`{"op":"discover"}`, "6", "discover"},
+		{`{"op":"validate_arguments"}`, "7", "validate_arguments"},
+		{`{"op":"mutate_and_repeat"}`, "8.4", "mutate_and_repeat checks fresh values"},
+		{`{"op":1}`, "9", "a call without a known op gets an error"},
+		{`{}`, "9", "no op at all"},
+		{"", textSection, "a text case checks the JSON text layer"},
+	} {
+		got := textSection
+		if tc.call != "" {
+			got = specSection([]byte(tc.call))
+		}
+		if got != tc.want {
+			t.Errorf("specSection(%s) = %s, want %s (%s)", tc.call, got, tc.want, tc.reason)
+		}
+		heading := regexp.MustCompile(`(?m)^#{2,3} ` + regexp.QuoteMeta(got) + `\.? `)
+		if !heading.Match(data) {
+			t.Errorf("%s: section %s is not a heading of conformance/SPEC.md (%s)", conformance.Cite(got), got, tc.reason)
+		}
 	}
 }
