@@ -79,9 +79,9 @@ func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err e
 	}
 	// The text case: its title says where it came from, as a text case has
 	// no note.
-	before, after := cx.line.build(cx.Call, 0), []byte(nil)
-	i := bytes.Index(before, []byte(`"seq":0,`)) + len(`"seq":`)
-	before, after = before[:i], before[i+1:]
+	line := cx.line.build(cx.Call, 0) // the seq is the 0 after "seq":
+	i := bytes.Index(line, []byte(`"seq":0,`)) + len(`"seq":`)
+	before, after := line[:i], line[i+1:]
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\n  \"id\": %s,\n  \"title\": %s,\n  \"spec\": %s,\n  \"line\": [", quote(TextID(cx.ID)), quote(title+"; "+note), quote(conformance.Cite(textSection)))
 	sep := "\n    "
