@@ -466,6 +466,13 @@ func (c *TextCase) Refused() bool {
 // Expect returns the JSON text of the expected outcome.
 func (c *TextCase) Expect() []byte { return c.expect.appendJSON(nil) }
 
+// Cite returns the spec field of a case that checks section of SPEC.md (this
+// folder's specification): Cite("8.4") is "SPEC.md §8.4". It is for code
+// outside this folder that writes cases, such as the fuzzer's
+// counterexamples, where a citation is relative to the case file's place in
+// a suite, not to the code.
+func Cite(section string) string { return "SPEC.md §" + section }
+
 // codeInvalidJSON is the JSON text layer's error code.
 const codeInvalidJSON = "INVALID_JSON"
 

@@ -15,7 +15,6 @@ import (
 	"syscall"
 
 	"github.com/catalogkit/catalogkit/conformance"
-	"github.com/google/go-cmp/cmp"
 )
 
 const conformExample = `catalogkit conform
@@ -84,7 +83,9 @@ func runConform(c *cli, args []string) int {
 		port := &conformance.Port{Command: command, StartupTimeout: *startup, CallTimeout: *call, MaxReply: int64(maxReply)}
 		return runFuzz(c, fs, &fz, port, *run, *format)
 	}
-	runner := &conformance.Runner{Diff: func(want, got any) string { return cmp.Diff(want, got) }}
+	// The line diff is deterministic; go-cmp's output is deliberately not
+	// (it switches between spaces and U+00A0), which a report must not do.
+	runner := &conformance.Runner{Diff: conformance.LineDiff}
 	if *run != "" {
 		re, err := regexp.Compile(*run)
 		if err != nil {

@@ -9,13 +9,13 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/conformance/fuzz"
-	"github.com/google/go-cmp/cmp"
 )
 
 // fuzzFlags are conform's flags for differential fuzzing (--fuzz) and for
@@ -76,7 +76,7 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 			return &conformance.Port{Command: port.Command, StartupTimeout: port.StartupTimeout, CallTimeout: port.CallTimeout, MaxReply: port.MaxReply}
 		},
 		Reference: fuzz.Reference(buildVersion()),
-		Diff:      func(want, got any) string { return cmp.Diff(want, got) },
+		Diff:      conformance.LineDiff, // deterministic, unlike go-cmp's
 		Progress:  progress,
 	})
 	if err != nil {
@@ -99,6 +99,9 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	for _, cx := range res.Counterexamples {
 		fmt.Fprintf(c.stdout, "DISAGREE %s: %s\n", cx.ID, cx.Kind)
 		fmt.Fprintf(c.stdout, "    call (shrunk from %d to %d bytes in %d calls): %s\n", len(cx.Original), len(cx.Call), cx.Tries, displayCall(cx.Call))
+		if line := cx.Line(); line != nil {
+			fmt.Fprintf(c.stdout, "    line (the call inside a mutated message line): %s\n", strconv.QuoteToGraphic(string(line)))
+		}
 		switch chk := cx.Check; {
 		case chk.Diff != "":
 			fmt.Fprintf(c.stdout, "    (-want +got):\n%s", indentText(chk.Diff))
@@ -143,7 +146,7 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 		if errors.Is(err, fs.ErrNotExist) {
 			return c.printErrorCode(3, hint, "--cases: %v", err)
 		}
-		return c.printErrorCode(3, "fix the case file; conformance/case.schema.json describes the format", "--cases: %v", err)
+		return c.printErrorCode(3, "fix the case file; conformance/case.schema.json and conformance/text.schema.json describe the two formats", "--cases: %v", err)
 	}
 	if runner.Run != nil {
 		suite.Select(runner.Run)
@@ -172,8 +175,12 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 		return c.printErrorCode(3, "check the command, and that the port answers the hello of "+conformance.Protocol+" (conformance/PROTOCOL.md)", "%s", report.Fatal)
 	}
 	if !report.OK() {
-		return c.errorf("every case must pass; a SKIP (not_implemented) counts as not passed",
-			"%d of %d cases did not pass (%d failed, %d skipped)", report.Failed+report.Skipped, report.Passed+report.Failed+report.Skipped, report.Failed, report.Skipped)
+		failed, skipped, all := report.Failed, report.Skipped, len(report.Cases)
+		if t := report.Text; t != nil && !t.OptedOut {
+			failed, skipped, all = failed+t.Failed, skipped+t.Skipped, all+len(t.Cases)
+		}
+		return c.errorf("every case must pass, text cases included; a SKIP (not_implemented) counts as not passed",
+			"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
 	}
 	return 0
 }

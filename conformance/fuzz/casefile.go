@@ -2,7 +2,6 @@ package fuzz
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing/fstest"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/catalogkit/catalogkit/conformance"
@@ -22,14 +22,36 @@ import (
 // (conformance/case.schema.json), with the catalog inline, when it can be
 // one. A call a case file cannot hold, because its text is what is wrong (a
 // duplicate key, a lone surrogate, invalid UTF-8, nesting that a case file
-// would push over the limit) or because it expects INVALID_JSON, which a
-// case cannot expect, is written as a text case instead: the same id,
-// title and spec, and "text_checks" whose call is the exact text, as a JSON
-// string ("call_text") or, when it is not valid UTF-8, in base64
-// ("call_base64").
+// would push over the limit), because it expects INVALID_JSON, which a case
+// cannot expect, or because the line around it was mutated (a byte order
+// mark, trailing data), is written as a text case of the text level
+// (conformance/text.schema.json): its id is the case id after "text.", and
+// its line is the exact message line, with the seq left to the runner.
+//
+// Each cites, with [conformance.Cite], the section of the contract
+// (conformance/SPEC.md) its call tests: §6 discover, §7
+// validate_arguments, §8.4 mutate_and_repeat (fresh values), §9 (errors)
+// for a call without a known op, and §2 (JSON text) for a text case.
 
-// spec is the section every counterexample cites: the contract as a whole.
-const spec = "SPEC.md §2"
+// specSection returns the section of conformance/SPEC.md a call tests.
+func specSection(call []byte) string {
+	var c struct {
+		Op any `json:"op"`
+	}
+	json.Unmarshal(call, &c)
+	switch c.Op {
+	case "discover":
+		return "6"
+	case "validate_arguments":
+		return "7"
+	case "mutate_and_repeat":
+		return "8.4"
+	}
+	return "9"
+}
+
+// textSection is the section every text case tests: JSON text.
+const textSection = "2"
 
 // CaseFile returns the case file of cx, and whether it is a text case.
 func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err error) {
@@ -43,10 +65,10 @@ func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err e
 	}
 	title := fmt.Sprintf("%s disagrees with catalogkit: %s", name, cx.Kind)
 	note := fmt.Sprintf("found by catalogkit conform --fuzz --seed %d (call %d), shrunk from %d to %d bytes", cx.Seed, cx.Index, len(cx.Original), len(cx.Call))
-	head := fmt.Sprintf(`{"id":%s,"title":%s,"spec":%s,`, quote(cx.ID), quote(title), quote(spec))
 	var raw []byte
-	if utf8.Valid(cx.Call) && !bytes.Contains(expect, []byte(`"INVALID_JSON"`)) {
-		raw = fmt.Appendf(nil, `%s"checks":[{"note":%s,"call":%s,"expect":%s}]}`, head, quote(note), cx.Call, expect)
+	if cx.line == nil && utf8.Valid(cx.Call) && !bytes.Contains(expect, []byte(`"INVALID_JSON"`)) {
+		raw = fmt.Appendf(nil, `{"id":%s,"title":%s,"spec":%s,"checks":[{"note":%s,"call":%s,"expect":%s}]}`,
+			quote(cx.ID), quote(title), quote(conformance.Cite(specSection(cx.Call))), quote(note), cx.Call, expect)
 		var out bytes.Buffer
 		if json.Indent(&out, raw, "", "  ") == nil {
 			out.WriteByte('\n')
@@ -55,17 +77,66 @@ func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err e
 			}
 		}
 	}
-	callKey, call := "call_text", quote(string(cx.Call))
-	if !utf8.Valid(cx.Call) {
-		callKey, call = "call_base64", quote(base64.StdEncoding.EncodeToString(cx.Call))
+	// The text case: its title says where it came from, as a text case has
+	// no note.
+	line := cx.line.build(cx.Call, 0) // the seq is the 0 after "seq":
+	i := bytes.Index(line, []byte(`"seq":0,`)) + len(`"seq":`)
+	before, after := line[:i], line[i+1:]
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\n  \"id\": %s,\n  \"title\": %s,\n  \"spec\": %s,\n  \"line\": [", quote(TextID(cx.ID)), quote(title+"; "+note), quote(conformance.Cite(textSection)))
+	sep := "\n    "
+	for _, p := range append(append(pieces(before), `{"seq": true}`), pieces(after)...) {
+		b.WriteString(sep + p)
+		sep = ",\n    "
 	}
-	raw = fmt.Appendf(nil, `%s"text_checks":[{"note":%s,%q:%s,"expect":%s}]}`, head, quote(note), callKey, call, expect)
-	var out bytes.Buffer
-	if err := json.Indent(&out, raw, "", "  "); err != nil {
-		return nil, false, fmt.Errorf("failed to write the case %s: %v", cx.ID, err)
+	fmt.Fprintf(&b, "\n  ],\n  \"expect\": %s\n}\n", expect)
+	if _, err := loadText(TextID(cx.ID)+".json", b.Bytes()); err != nil {
+		return nil, false, fmt.Errorf("failed to write the text case %s: %v", cx.ID, err)
 	}
-	out.WriteByte('\n')
-	return out.Bytes(), true, nil
+	return b.Bytes(), true, nil
+}
+
+// TextID returns the id of the text case written for a counterexample.
+func TextID(id string) string { return "text." + id }
+
+// pieces writes bytes as pieces of a text case's line: runs of printable
+// UTF-8 as strings, and every other run of bytes (invalid UTF-8, a byte
+// order mark, control characters) as {"hex": ...}, so that the file shows
+// what is sent.
+func pieces(b []byte) []string {
+	var out []string
+	var hexRun []string
+	str := []byte{}
+	flush := func() {
+		if len(str) > 0 {
+			out = append(out, quote(string(str)))
+			str = str[:0]
+		}
+		if len(hexRun) > 0 {
+			out = append(out, fmt.Sprintf(`{"hex": %q}`, strings.Join(hexRun, " ")))
+			hexRun = nil
+		}
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		printable := (r != utf8.RuneError || size > 1) && (unicode.IsPrint(r) || r == ' ')
+		if printable {
+			if len(hexRun) > 0 {
+				flush()
+			}
+			str = append(str, b[i:i+size]...)
+		} else {
+			if len(str) > 0 {
+				flush()
+			}
+			for _, c := range b[i : i+size] {
+				hexRun = append(hexRun, fmt.Sprintf("%02x", c))
+			}
+		}
+		i += size
+	}
+	flush()
+	return out
 }
 
 // expectation returns an outcome without its detail: what a case expects.
@@ -100,11 +171,15 @@ func WriteCases(dir string, port PortInfo, cxs []*Counterexample) ([]string, err
 	}
 	var paths []string
 	for _, cx := range cxs {
-		data, _, err := cx.CaseFile(port)
+		data, text, err := cx.CaseFile(port)
 		if err != nil {
 			return paths, err
 		}
-		path := filepath.Join(dir, cx.ID+".json")
+		id := cx.ID
+		if text {
+			id = TextID(id)
+		}
+		path := filepath.Join(dir, id+".json")
 		if err := writeFile(path, data); err != nil {
 			return paths, err
 		}
@@ -134,31 +209,20 @@ func writeFile(path string, data []byte) error {
 	return err
 }
 
-// A Suite is a folder of case files: contract cases, which the
-// conformance runner runs, and text cases.
+// A Suite is a folder of case files: contract cases
+// (conformance/case.schema.json) and text cases of the text level
+// (conformance/text.schema.json).
 type Suite struct {
 	Cases []*conformance.Case
-	Text  []*TextCase
+	Text  []*conformance.TextCase
 }
 
-// A TextCase is a case whose calls are exact JSON text.
-type TextCase struct {
-	ID, Title, Spec string
-	Checks          []TextCheck
-}
-
-// A TextCheck is one call, as exact text, and its expected outcome.
-type TextCheck struct {
-	Note   string
-	Call   []byte
-	Expect []byte
-}
-
-// LoadDir reads every case file (*.json) in dir: the contract cases, which
-// may refer to a synthetic-catalog.json in dir (or, if dir has none, to the
-// suite's own), and text cases. A folder laid out as the suite is
-// (cases/*.json beside synthetic-catalog.json) is read as the suite. Every
-// error names the file.
+// LoadDir reads every case file (*.json) in dir, telling a text case (an
+// object with "line") from a contract case (an object with "checks"): the
+// contract cases may refer to a synthetic-catalog.json in dir (or, if dir
+// has none, to the suite's own). A folder laid out as the suite is
+// (cases/*.json beside synthetic-catalog.json, and text/*.json) is read as
+// the suite. Every error names the file.
 func LoadDir(dir string) (*Suite, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -168,11 +232,18 @@ func LoadDir(dir string) (*Suite, error) {
 		return nil, fmt.Errorf("%s is not a folder", dir)
 	}
 	if st, err := os.Stat(filepath.Join(dir, "cases")); err == nil && st.IsDir() {
-		cases, err := conformance.Load(os.DirFS(dir))
+		fsys := os.DirFS(dir)
+		cases, err := conformance.Load(fsys)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", dir, err)
 		}
-		return &Suite{Cases: cases}, nil
+		suite := &Suite{Cases: cases}
+		if st, err := os.Stat(filepath.Join(dir, "text")); err == nil && st.IsDir() {
+			if suite.Text, err = conformance.LoadText(fsys); err != nil {
+				return nil, fmt.Errorf("%s: %v", dir, err)
+			}
+		}
+		return suite, nil
 	}
 	synthetic, err := os.ReadFile(filepath.Join(dir, conformance.CatalogFile))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -200,24 +271,29 @@ func LoadDir(dir string) (*Suite, error) {
 		if err := json.Unmarshal(data, &head); err != nil {
 			return nil, fmt.Errorf("case file %s: not a JSON object: %v", path, err)
 		}
+		_, isText := head["line"]
+		_, isCase := head["checks"]
 		var id string
-		if _, ok := head["text_checks"]; ok {
-			tc, err := parseTextCase(data)
+		switch {
+		case isText && !isCase:
+			tc, err := loadText(base, data)
 			if err != nil {
-				return nil, fmt.Errorf("case file %s: %v", path, err)
+				return nil, fmt.Errorf("text case file %s: %v", path, err)
 			}
 			suite.Text = append(suite.Text, tc)
 			id = tc.ID
-		} else {
+		case isCase && !isText:
 			c, err := loadCase(base, data, synthetic)
 			if err != nil {
 				return nil, fmt.Errorf("case file %s: %v", path, err)
 			}
+			if want := strings.TrimSuffix(base, ".json"); c.ID != want {
+				return nil, fmt.Errorf("case file %s: id %q does not match the file name", path, c.ID)
+			}
 			suite.Cases = append(suite.Cases, c)
 			id = c.ID
-		}
-		if want := strings.TrimSuffix(base, ".json"); id != want {
-			return nil, fmt.Errorf("case file %s: id %q does not match the file name", path, id)
+		default:
+			return nil, fmt.Errorf(`%s is neither a case file (an object with "checks", conformance/case.schema.json) nor a text case file (an object with "line", conformance/text.schema.json)`, path)
 		}
 		if other, ok := ids[id]; ok {
 			return nil, fmt.Errorf("case files %s and %s have the same id %q", other, path, id)
@@ -246,110 +322,29 @@ func loadCase(base string, data, synthetic []byte) (*conformance.Case, error) {
 	return cases[0], nil
 }
 
-var idPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$`)
-
-func parseTextCase(data []byte) (*TextCase, error) {
-	var f struct {
-		ID, Title, Spec string
-		TextChecks      []struct {
-			Note       string
-			CallText   *string         `json:"call_text"`
-			CallBase64 *string         `json:"call_base64"`
-			Expect     json.RawMessage `json:"expect"`
-		} `json:"text_checks"`
+// loadText reads one text case with the text level's own loader, which
+// also checks that its id matches the file name.
+func loadText(base string, data []byte) (*conformance.TextCase, error) {
+	cases, err := conformance.LoadText(fstest.MapFS{"text/" + base: {Data: data}})
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("text case file %q: ", "text/"+base)))
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, err
-	}
-	switch {
-	case !idPattern.MatchString(f.ID):
-		return nil, fmt.Errorf("id %q is not dotted lowercase words", f.ID)
-	case f.Title == "" || f.Spec == "":
-		return nil, fmt.Errorf(`"title" and "spec" must be non-empty strings`)
-	case len(f.TextChecks) == 0:
-		return nil, fmt.Errorf(`"text_checks" is not a non-empty array`)
-	}
-	tc := &TextCase{ID: f.ID, Title: f.Title, Spec: f.Spec}
-	for i, c := range f.TextChecks {
-		var call []byte
-		switch {
-		case c.CallText != nil && c.CallBase64 == nil:
-			call = []byte(*c.CallText)
-		case c.CallBase64 != nil && c.CallText == nil:
-			var err error
-			if call, err = base64.StdEncoding.DecodeString(*c.CallBase64); err != nil {
-				return nil, fmt.Errorf("text_checks[%d]: call_base64: %v", i, err)
-			}
-		default:
-			return nil, fmt.Errorf("text_checks[%d]: give exactly one of call_text and call_base64", i)
-		}
-		if bytes.ContainsAny(call, "\r\n") {
-			return nil, fmt.Errorf("text_checks[%d]: the call holds a line break, which would end the protocol line", i)
-		}
-		kind := outcome{text: c.Expect}.kind()
-		if _, err := conformance.Judge(c.Expect, c.Expect, nil); err != nil || kind != "a result" && !strings.HasPrefix(kind, "error ") {
-			return nil, fmt.Errorf(`text_checks[%d]: "expect" is not {"result": VALUE} or {"error": CODE}`, i)
-		}
-		tc.Checks = append(tc.Checks, TextCheck{Note: c.Note, Call: call, Expect: c.Expect})
-	}
-	return tc, nil
+	return cases[0], nil
 }
 
 // Select keeps the cases whose id re matches.
 func (s *Suite) Select(re *regexp.Regexp) {
 	s.Cases = slices.DeleteFunc(s.Cases, func(c *conformance.Case) bool { return !re.MatchString(c.ID) })
-	s.Text = slices.DeleteFunc(s.Text, func(c *TextCase) bool { return !re.MatchString(c.ID) })
+	s.Text = slices.DeleteFunc(s.Text, func(c *conformance.TextCase) bool { return !re.MatchString(c.ID) })
 }
 
-// RunSuite runs the suite's cases against target, contract cases with the
-// conformance runner, then text cases, into one report.
+// RunSuite runs the suite against target: the contract cases with the
+// conformance runner, then the text cases as the text level, reported
+// apart.
 func RunSuite(target conformance.Target, suite *Suite, diff conformance.DiffFunc) *conformance.Report {
 	runner := &conformance.Runner{Target: target, Diff: diff}
 	rep := runner.RunCases(suite.Cases)
-	for _, tc := range suite.Text {
-		res := &conformance.CaseResult{ID: tc.ID, Title: tc.Title, Spec: tc.Spec, Status: conformance.Pass}
-		if rep.Fatal != "" {
-			res.Status, res.Message = conformance.Error, "not run: the port failed earlier ("+rep.Fatal+")"
-		}
-		for i, chk := range tc.Checks {
-			if res.Status != conformance.Pass {
-				break
-			}
-			o := callTarget(target, chk.Call)
-			v, cr := compare(chk.Expect, o, diff)
-			cr.Index, cr.Note, cr.Call = i, chk.Note, json.RawMessage(quote(string(chk.Call)))
-			if o.text != nil {
-				cr.Got = o.text
-			}
-			res.Checks = append(res.Checks, cr)
-			switch v {
-			case agree:
-				cr.Status = conformance.Pass
-			case skip:
-				res.Status, res.Message = conformance.Skip, fmt.Sprintf("check %d: not implemented: %s", i, cr.Message)
-			default:
-				res.Status, res.Message = cr.Status, fmt.Sprintf("check %d: outcome differs", i)
-				if o.err != nil {
-					res.Message, res.Stderr = fmt.Sprintf("check %d: %s", i, o.err.Message), o.err.Stderr
-					if o.err.Fatal {
-						rep.Fatal = o.err.Message
-					}
-				}
-			}
-		}
-		switch res.Status {
-		case conformance.Pass:
-			rep.Passed++
-		case conformance.Skip:
-			rep.Skipped++
-		default:
-			rep.Failed++
-		}
-		rep.Cases = append(rep.Cases, res)
-	}
-	slices.SortStableFunc(rep.Cases, func(a, b *conformance.CaseResult) int { return strings.Compare(a.ID, b.ID) })
+	runner.RunText(rep, suite.Text)
 	if rep.Port.Name == "" {
 		rep.Port = target.Info()
 	}

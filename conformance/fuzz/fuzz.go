@@ -91,6 +91,9 @@ type Counterexample struct {
 	// shrinking; Tries is how many calls the shrink made.
 	Original, Call []byte
 	Tries          int
+	// line is the mutation of the message line around Call, if any: the
+	// counterexample is then a text case.
+	line *lineMutation
 	// Want is the reference's outcome and Check the port's, judged.
 	Want  []byte
 	Check *conformance.CheckResult
@@ -151,9 +154,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 				if int64(i) >= limit.Load() {
 					return
 				}
-				call := Call(opts.Seed, i)
-				want := callTarget(opts.Reference, call)
-				got := callTarget(t, call)
+				s := generate(opts.Seed, i)
+				call := s.call.appendJSON(nil)
+				want := send(opts.Reference, call, s.line)
+				got := send(t, call, s.line)
 				if got.err != nil && got.err.Fatal {
 					mu.Lock()
 					if fatal == nil {
@@ -174,7 +178,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 					skipped.Add(1)
 				case disagree:
 					f := finding{index: i, kind: kindOf(want, got)}
-					if opts.StopAtFirst && verified.Add(1) <= maxVerify && !reproduces(opts, call, f.kind) {
+					if opts.StopAtFirst && verified.Add(1) <= maxVerify && !reproduces(opts, call, s.line, f.kind) {
 						stateful.Add(1) // not a disagreement to stop at
 						break
 					}
@@ -217,7 +221,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if kinds[f.kind] < 0 || kinds[f.kind] == maxAttempts || len(res.Counterexamples) == opts.MaxCounterexamples {
 			continue
 		}
-		if !opts.StopAtFirst && !reproduces(opts, Call(opts.Seed, f.index), f.kind) {
+		if s := generate(opts.Seed, f.index); !opts.StopAtFirst && !reproduces(opts, s.call.appendJSON(nil), s.line, f.kind) {
 			kinds[f.kind]++
 			stateful.Add(1)
 			continue
@@ -259,15 +263,16 @@ func kindOf(want, got outcome) string {
 }
 
 func shrinkOne(ctx context.Context, opts Options, t Target, f finding) (*Counterexample, error) {
-	original := generate(opts.Seed, f.index)
+	s := generate(opts.Seed, f.index)
+	original, line := s.call, s.line
 	var fatal error
 	keep := func(c *node) bool {
 		if ctx.Err() != nil || fatal != nil {
 			return false
 		}
 		call := c.appendJSON(nil)
-		want := callTarget(opts.Reference, call)
-		got := callTarget(t, call)
+		want := send(opts.Reference, call, line)
+		got := send(t, call, line)
 		if got.err != nil && got.err.Fatal {
 			fatal = got.err
 			return false
@@ -276,12 +281,12 @@ func shrinkOne(ctx context.Context, opts Options, t Target, f finding) (*Counter
 		return v == disagree && kindOf(want, got) == f.kind
 	}
 	best, tries := shrink(original, keep, opts.ShrinkBudget)
-	if fatal == nil && ctx.Err() == nil && !reproduces(opts, best.appendJSON(nil), f.kind) {
+	if fatal == nil && ctx.Err() == nil && !reproduces(opts, best.appendJSON(nil), line, f.kind) {
 		// The target's state made a smaller call disagree: shrink again,
 		// accepting only calls that disagree alone on a fresh target too.
 		var more int
 		best, more = shrink(original, func(c *node) bool {
-			return keep(c) && reproduces(opts, c.appendJSON(nil), f.kind)
+			return keep(c) && reproduces(opts, c.appendJSON(nil), line, f.kind)
 		}, opts.ShrinkBudget)
 		tries += more
 	}
@@ -292,15 +297,15 @@ func shrinkOne(ctx context.Context, opts Options, t Target, f finding) (*Counter
 		return nil, err
 	}
 	call := best.appendJSON(nil)
-	want := callTarget(opts.Reference, call)
-	got := callTarget(t, call)
+	want := send(opts.Reference, call, line)
+	got := send(t, call, line)
 	_, check := compare(want.text, got, opts.Diff)
 	if kindOf(want, got) != f.kind {
 		// The port answered differently this time (a port with state, or
 		// one that timed out under load): keep the call as it was found.
 		call = original.appendJSON(nil)
-		want = callTarget(opts.Reference, call)
-		got = callTarget(t, call)
+		want = send(opts.Reference, call, line)
+		got = send(t, call, line)
 		_, check = compare(want.text, got, opts.Diff)
 	}
 	return &Counterexample{
@@ -311,9 +316,21 @@ func shrinkOne(ctx context.Context, opts Options, t Target, f finding) (*Counter
 		Original: original.appendJSON(nil),
 		Call:     call,
 		Tries:    tries,
+		line:     line,
 		Want:     want.text,
 		Check:    check,
 	}, nil
+}
+
+// Line returns the message line that carried the call, for seq 1, when the
+// line itself was mutated (a byte order mark, data after the message, an
+// invalid byte between its members, CR LF); nil when the call was sent as
+// it is.
+func (cx *Counterexample) Line() []byte {
+	if cx.line == nil {
+		return nil
+	}
+	return cx.line.build(cx.Call, 1)
 }
 
 // Verifying a disagreement starts a target: a run verifies at most
@@ -326,11 +343,11 @@ const (
 
 // reproduces reports whether call, made alone to a freshly started target,
 // disagrees with the reference in the way kind says.
-func reproduces(opts Options, call []byte, kind string) bool {
+func reproduces(opts Options, call []byte, line *lineMutation, kind string) bool {
 	t := opts.NewTarget()
 	defer t.Close()
-	want := callTarget(opts.Reference, call)
-	got := callTarget(t, call)
+	want := send(opts.Reference, call, line)
+	got := send(t, call, line)
 	v, _ := compare(want.text, got, opts.Diff)
 	return v == disagree && kindOf(want, got) == kind
 }

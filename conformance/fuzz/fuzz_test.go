@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -67,7 +68,11 @@ func TestGrammarCovers(t *testing.T) {
 	for i := range 4000 {
 		call := Call(1, i)
 		kinds[callTarget(ref, call).kind()]++
-		n := generate(1, i)
+		smp := generate(1, i)
+		if smp.line != nil {
+			corners["a line-level mutation"]++
+		}
+		n := smp.call
 		if op := n.get("op"); op != nil && op.plain() == "mutate_and_repeat" && n.get("call") != nil {
 			corners["mutate_and_repeat"]++
 			n = n.get("call")
@@ -109,7 +114,7 @@ func TestGrammarCovers(t *testing.T) {
 	}
 	for _, c := range []string{"mutate_and_repeat", "1000 tools or more", "a field at the 30-field limit or over", "a built-in property name",
 		"an explicit null name", "a surrogate-pair escape", "Hangul", "2^53+1", "-0", "1e2", "a 40-digit integer", "invalid UTF-8",
-		"nesting at the limit of the line"} {
+		"nesting at the limit of the line", "a line-level mutation"} {
 		if corners[c] == 0 {
 			t.Errorf("no call of 4000 has %s", c)
 		}
@@ -122,7 +127,7 @@ func TestShrink(t *testing.T) {
 	ref := Reference("test")
 	want := "error INVALID_ARGUMENT_KEYS"
 	for i := range 2000 {
-		n := generate(3, i)
+		n := generate(3, i).call
 		if callTarget(ref, n.appendJSON(nil)).kind() != want || len(n.String()) < 400 {
 			continue
 		}
@@ -231,7 +236,7 @@ func TestCaseFiles(t *testing.T) {
 	if got := len(suite.Cases) + len(suite.Text); got != len(cxs) {
 		t.Fatalf("LoadDir read %d cases, want %d", got, len(cxs))
 	}
-	if rep := RunSuite(Reference("test"), suite, nil); rep.Passed != len(cxs) {
+	if rep := RunSuite(Reference("test"), suite, nil); rep.Passed != len(cxs)-2 || rep.Text == nil || rep.Text.Passed != 2 || !rep.OK() {
 		var b strings.Builder
 		rep.WriteText(&b)
 		t.Errorf("against the reference: %s, want all passed\n%s", rep.Summary(), b.String())
@@ -258,13 +263,17 @@ func TestLoadDirErrors(t *testing.T) {
 		{"empty", map[string]string{}, "holds no case files", "a folder without cases is a mistake, not a pass"},
 		{"not an object", map[string]string{"x.y.json": `[1]`}, "x.y.json: not a JSON object", "the file is named"},
 		{"id mismatch", map[string]string{"fuzz.a.c.json": string(good)}, `id "fuzz.a.b" does not match the file name`, "ids are file names"},
-		{"bad case", map[string]string{"fuzz.a.b.json": strings.Replace(string(good), `"checks"`, `"chex"`, 1)}, "fuzz.a.b.json: case lacks", "the suite's own loader checks the case"},
-		{"bad text case", map[string]string{"fuzz.t.a.json": `{"id":"fuzz.t.a","title":"t","spec":"s","text_checks":[{"expect":{"error":"X"}}]}`},
-			"give exactly one of call_text and call_base64", "a text check needs its call"},
-		{"text case line break", map[string]string{"fuzz.t.a.json": `{"id":"fuzz.t.a","title":"t","spec":"s","text_checks":[{"call_text":"{}\n{}","expect":{"error":"X"}}]}`},
-			"line break", "a call is one protocol line"},
-		{"text case bad expect", map[string]string{"fuzz.t.a.json": `{"id":"fuzz.t.a","title":"t","spec":"s","text_checks":[{"call_text":"{}","expect":{"not_implemented":"x"}}]}`},
+		{"bad case", map[string]string{"fuzz.a.b.json": strings.Replace(string(good), `"title"`, `"titel"`, 1)}, "fuzz.a.b.json: case lacks \"title\"", "the suite's own loader checks the case"},
+		{"neither", map[string]string{"x.y.json": `{"id":"x.y"}`}, "x.y.json is neither a case file", "a file of neither kind is named, with both formats"},
+		{"both", map[string]string{"x.y.json": `{"id":"x.y","checks":[],"line":[]}`}, "x.y.json is neither a case file", "a file cannot be both kinds"},
+		{"text case without seq", map[string]string{"text.t.a.json": `{"id":"text.t.a","title":"t","spec":"SPEC.md §2","line":["{}"],"expect":{"error":"INVALID_JSON"}}`},
+			`text.t.a.json: "line" has 0 {"seq": true} pieces`, "the text level's loader checks the text case"},
+		{"text case line break", map[string]string{"text.t.a.json": `{"id":"text.t.a","title":"t","spec":"SPEC.md §2","line":["{}\n",{"seq":true}],"expect":{"error":"INVALID_JSON"}}`},
+			"newline", "a line is one protocol line"},
+		{"text case bad expect", map[string]string{"text.t.a.json": `{"id":"text.t.a","title":"t","spec":"SPEC.md §2","line":[{"seq":true}],"expect":{"not_implemented":"x"}}`},
 			`"expect" is not`, "a case expects a result or an error"},
+		{"text id mismatch", map[string]string{"text.t.b.json": `{"id":"text.t.a","title":"t","spec":"SPEC.md §2","line":[{"seq":true}],"expect":{"error":"INVALID_JSON"}}`},
+			`does not match the file name`, "ids are file names"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -337,5 +346,38 @@ func TestReferenceDepth(t *testing.T) {
 	}
 	if got := depth([]byte(`{"a":"[[[{{"}`)); got != 1 {
 		t.Errorf(`depth of {"a":"[[[{{"} = %d, want 1: brackets in strings do not count`, got)
+	}
+}
+
+// TestCitationsResolve checks that every section a counterexample cites is
+// a heading of conformance/SPEC.md ("## 6. discover", "### 8.4 Fresh
+// values"), so that a written case cites what exists.
+func TestCitationsResolve(t *testing.T) {
+	data, err := os.ReadFile("../SPEC.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		call, want string
+		reason     string
+	}{
+		{`{"op":"discover"}`, "6", "discover"},
+		{`{"op":"validate_arguments"}`, "7", "validate_arguments"},
+		{`{"op":"mutate_and_repeat"}`, "8.4", "mutate_and_repeat checks fresh values"},
+		{`{"op":1}`, "9", "a call without a known op gets an error"},
+		{`{}`, "9", "no op at all"},
+		{"", textSection, "a text case checks the JSON text layer"},
+	} {
+		got := textSection
+		if tc.call != "" {
+			got = specSection([]byte(tc.call))
+		}
+		if got != tc.want {
+			t.Errorf("specSection(%s) = %s, want %s (%s)", tc.call, got, tc.want, tc.reason)
+		}
+		heading := regexp.MustCompile(`(?m)^#{2,3} ` + regexp.QuoteMeta(got) + `\.? `)
+		if !heading.Match(data) {
+			t.Errorf("%s: section %s is not a heading of conformance/SPEC.md (%s)", conformance.Cite(got), got, tc.reason)
+		}
 	}
 }

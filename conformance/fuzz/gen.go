@@ -10,11 +10,31 @@ import (
 // CALL object of PROTOCOL.md. Each call comes from its own random stream,
 // seeded by the seed and i, so a call can be made again on its own and the
 // number of jobs never changes what is sent.
-func Call(seed uint64, i int) []byte { return generate(seed, i).appendJSON(nil) }
+func Call(seed uint64, i int) []byte { return generate(seed, i).call.appendJSON(nil) }
 
-func generate(seed uint64, i int) *node {
+// Line returns the request line that carries call i of the run with the
+// given seed, for the given seq, without its newline: usually
+// {"type":"call","seq":N,"call":CALL}, rarely with a line-level mutation
+// around the call (see [lineMutation]).
+func Line(seed uint64, i int, seq int64) []byte {
+	s := generate(seed, i)
+	return s.line.build(s.call.appendJSON(nil), seq)
+}
+
+// A sample is one generated call and, rarely, a mutation of the message
+// line that carries it.
+type sample struct {
+	call *node
+	line *lineMutation // nil: the call is sent as it is, with Call
+}
+
+func generate(seed uint64, i int) sample {
 	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i)))}
-	return g.call()
+	s := sample{call: g.call()}
+	if g.p(0.02) { // drawn last: the call is the same with or without it
+		s.line = g.lineMutation()
+	}
+	return s
 }
 
 // gen draws one call from the grammar of the contract: mostly valid
@@ -650,3 +670,51 @@ func containersAbove(root, target *node) int {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// A lineMutation changes the message line around a call, where a CALL
+// object cannot reach: bytes before the message, between its members, or
+// after it. The line is sent whole, with [conformance.LineTarget.CallLine].
+type lineMutation struct {
+	prefix, mid, suffix string
+}
+
+// lineMutation draws a line-level mutation: a byte order mark before the
+// message, data after it, an invalid UTF-8 byte between its members, all of
+// which a strict reader must refuse, or a carriage return before the
+// newline (CR LF) or white space around the message, which it must accept
+// (JSON white space).
+func (g *gen) lineMutation() *lineMutation {
+	switch g.n(5) {
+	case 0:
+		return &lineMutation{prefix: "\uFEFF"}
+	case 1:
+		return &lineMutation{suffix: oneOf(g, "}", " {}", "x", ",1", "[]", " \"a\"", "\x00")}
+	case 2:
+		return &lineMutation{mid: oneOf(g, "\xff", "\x80", "\xc3", " \xfe ")}
+	case 3:
+		return &lineMutation{suffix: "\r"}
+	default:
+		return &lineMutation{prefix: oneOf(g, " ", "\t", "\r"), suffix: oneOf(g, " ", "\t", "")}
+	}
+}
+
+// build returns the message line carrying call, for seq.
+func (m *lineMutation) build(call []byte, seq int64) []byte {
+	var b []byte
+	if m != nil {
+		b = append(b, m.prefix...)
+	}
+	b = append(b, `{"type":"call","seq":`...)
+	b = strconv.AppendInt(b, seq, 10)
+	b = append(b, ',')
+	if m != nil {
+		b = append(b, m.mid...)
+	}
+	b = append(b, `"call":`...)
+	b = append(b, call...)
+	b = append(b, '}')
+	if m != nil {
+		b = append(b, m.suffix...)
+	}
+	return b
+}

@@ -94,6 +94,48 @@ func callTarget(t conformance.Target, call []byte) (o outcome) {
 	return outcome{text: out}
 }
 
+// send makes one call of a sample: as a call, or, when the sample has a line
+// mutation, as the whole line. A target that takes lines (a
+// [conformance.LineTarget], such as a port) gets the line as it is; any
+// other (the reference, an in-process implementation) has its line read
+// first by the strict reader of package catalog, as [Serve] reads it, and a
+// line it refuses is INVALID_JSON.
+func send(t conformance.Target, call []byte, line *lineMutation) outcome {
+	if line == nil {
+		return callTarget(t, call)
+	}
+	lt, ok := t.(conformance.LineTarget)
+	if !ok {
+		if _, err := catalog.ParseJSON(line.build(call, 1)); err != nil {
+			var ce *catalog.Error
+			if errors.As(err, &ce) {
+				detail, _ := json.Marshal(ce.Detail)
+				return outcome{text: fmt.Appendf(nil, `{"error":"INVALID_JSON","detail":%s}`, detail)}
+			}
+			return outcome{text: invalidJSON}
+		}
+		return callTarget(t, call)
+	}
+	reply, err := lt.CallLine(func(seq int64) []byte { return line.build(call, seq) })
+	if err != nil {
+		var te *conformance.TransportError
+		if !errors.As(err, &te) {
+			te = &conformance.TransportError{Status: conformance.Error, Message: err.Error()}
+		}
+		return outcome{err: te}
+	}
+	var msg struct {
+		Type    string          `json:"type"`
+		Message string          `json:"message"`
+		Outcome json.RawMessage `json:"outcome"`
+	}
+	json.Unmarshal(reply, &msg) // CallLine checked it
+	if msg.Type == "error" {
+		return outcome{err: &conformance.TransportError{Status: conformance.Error, Message: "port answered an error line: " + msg.Message}}
+	}
+	return outcome{text: msg.Outcome}
+}
+
 // kind names an outcome's kind for people and for the shrinker, which keeps
 // the kinds of both outcomes: "a result", "error CODE", "not_implemented",
 // or the transport status ("CRASH: ...").

@@ -104,19 +104,24 @@ func TestFuzzFindsBrokenPorts(t *testing.T) {
 			if _, err := fuzz.WriteCases(dir, res.Port, res.Counterexamples); err != nil {
 				t.Fatal(err)
 			}
+			data, text, err := cx.CaseFile(res.Port)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCaseFile(t, cx.ID, data, text)
 			suite, err := fuzz.LoadDir(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
 			port := newTarget()
 			defer port.Close()
-			if rep := fuzz.RunSuite(port, suite, nil); rep.Failed != 1 {
+			if rep := fuzz.RunSuite(port, suite, nil); failed(rep) != 1 {
 				t.Errorf("the written case against the port: %s, want 1 failed", rep.Summary())
 			}
-			if rep := fuzz.RunSuite(fuzz.Reference("test"), suite, nil); rep.Passed != 1 {
+			if rep := fuzz.RunSuite(fuzz.Reference("test"), suite, nil); passed(rep) != 1 || !rep.OK() {
 				t.Errorf("the written case against the built-in implementation: %s, want 1 passed", rep.Summary())
 			}
-			t.Logf("call %d: %s; shrunk in %d calls to %s", cx.Index, cx.Kind, cx.Tries, cx.Call)
+			t.Logf("call %d: %s; shrunk in %d calls to %s (text case: %v)", cx.Index, cx.Kind, cx.Tries, cx.Call, text)
 		})
 	}
 }
@@ -215,4 +220,21 @@ func callShape(t *testing.T, call []byte) (tools, fields, widest int) {
 		widest = max(widest, len(f))
 	}
 	return len(cat), fields, widest
+}
+
+// failed and passed count the cases of a report, contract and text cases.
+func failed(rep *conformance.Report) int {
+	n := rep.Failed
+	if rep.Text != nil {
+		n += rep.Text.Failed
+	}
+	return n
+}
+
+func passed(rep *conformance.Report) int {
+	n := rep.Passed
+	if rep.Text != nil {
+		n += rep.Text.Passed
+	}
+	return n
 }

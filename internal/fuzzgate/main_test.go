@@ -53,53 +53,79 @@ func (u unknownKeysAsValues) Call(call []byte) ([]byte, error) {
 
 func (unknownKeysAsValues) Close() error { return nil }
 
-// TestCaseFilesMatchSchema fuzzes a buggy in-process target and validates
-// every contract case file the run writes against
-// conformance/case.schema.json with a real JSON Schema validator.
-func TestCaseFilesMatchSchema(t *testing.T) {
-	path := filepath.Join("..", "..", "conformance", "case.schema.json")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+// schemas compiles conformance/case.schema.json and
+// conformance/text.schema.json with a real JSON Schema validator.
+func schemas(t *testing.T) (contract, text *jsonschema.Schema) {
+	t.Helper()
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource("case.schema.json", doc); err != nil {
-		t.Fatal(err)
+	compile := func(name string) *jsonschema.Schema {
+		f, err := os.Open(filepath.Join("..", "..", "conformance", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		doc, err := jsonschema.UnmarshalJSON(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.AddResource(name, doc); err != nil {
+			t.Fatal(err)
+		}
+		sch, err := c.Compile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sch
 	}
-	sch, err := c.Compile("case.schema.json")
+	return compile("case.schema.json"), compile("text.schema.json")
+}
+
+// checkCaseFile validates a case file written for a counterexample against
+// the schema of its kind.
+func checkCaseFile(t *testing.T, id string, data []byte, text bool) {
+	t.Helper()
+	contract, textSchema := schemas(t)
+	sch, name := contract, "case.schema.json"
+	if text {
+		sch, name = textSchema, "text.schema.json"
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := sch.Validate(v); err != nil {
+		t.Errorf("%s does not match %s: %v\n%s", id, name, err, data)
+	}
+}
+
+// TestCaseFilesMatchSchema fuzzes a buggy in-process target and validates
+// every case file the run writes against conformance/case.schema.json, and
+// text cases against conformance/text.schema.json (the broken ports' text
+// cases are validated by TestFuzzFindsBrokenPorts).
+func TestCaseFilesMatchSchema(t *testing.T) {
 	res, err := fuzz.Run(context.Background(), fuzz.Options{Calls: 2000, Seed: 11, NewTarget: func() fuzz.Target {
 		return unknownKeysAsValues{fuzz.Reference("test")}
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	contract := 0
-	for _, cx := range res.Counterexamples {
+	cxs := append(res.Counterexamples,
+		&fuzz.Counterexample{ID: "fuzz.text.utf8", Kind: "test", Want: []byte(`{"error":"INVALID_JSON"}`),
+			Call: []byte("{\"op\":\"discover\",\"catalog\":[],\"family\":\"a\xff\ufeff\"}")})
+	contract, texts := 0, 0
+	for _, cx := range cxs {
 		data, text, err := cx.CaseFile(fuzz.PortInfo{Name: "buggy"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if text {
-			continue
+			texts++
+		} else {
+			contract++
 		}
-		contract++
-		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sch.Validate(v); err != nil {
-			t.Errorf("%s does not match case.schema.json: %v\n%s", cx.ID, err, data)
-		}
+		checkCaseFile(t, cx.ID, data, text)
 	}
-	if contract < 2 {
-		t.Errorf("%d contract case files written, want one for each of the 2 bugs at least", contract)
+	if contract < 2 || texts != 1 {
+		t.Errorf("%d contract case files and %d text case files written, want one for each of the 2 bugs at least, and 1", contract, texts)
 	}
 }
