@@ -33,7 +33,7 @@ release: ## the maintainer's one command: tests (reusing a passing 'make test' o
 dist: ## records check, pack into dist/, verify (what release does after the tests)
 	$(GO) run ./cmd/catalogkit records --check
 	$(GO) run ./cmd/catalogkit pack --out dist
-	$(GO) run ./cmd/catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
+	$(GO) run ./cmd/catalogkit verify --sha256 $$(sha256sum dist/catalogkit-$(VERSION).zip | cut -d" " -f1) dist/catalogkit-$(VERSION).zip
 
 verify: ## check dist/ as a third party would
 	$(GO) run ./cmd/catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip

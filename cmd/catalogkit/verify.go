@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/sign"
 	"github.com/catalogkit/catalogkit/internal/verify"
 )
 
@@ -29,6 +32,9 @@ func runVerify(c *cli, args []string) int {
 	sum := fs.String("sha256", "", "expected SHA-256 of the archive, in hex (checked before parsing)")
 	sums := fs.String("sums", "", "a SHA256SUMS `file` with a line for the archive's name")
 	keep := fs.String("keep", "", "extract into `DIR` and leave it there (DIR must not exist or be empty)")
+	var keys keyFiles
+	fs.Var(&keys, "key", "a minisign public key `PUBFILE` you trust (repeatable): SHA256SUMS.minisig beside --sums must be signed by one, checked before the archive is read")
+	exec := fs.Bool("exec", false, "re-run the archive's tests even when only an unsigned --sums file vouches for it (runs code whose author was not checked)")
 	noExec := fs.Bool("no-exec", false, "do not re-run the archive's tests (the step is reported as not run)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	cold := fs.Bool("cold-cache", false, "re-run the tests with an empty build cache made for this run and removed after it, instead of catalogkit's own cache (slower: compiles the standard library)")
@@ -48,6 +54,10 @@ func runVerify(c *cli, args []string) int {
 		return c.usageError(hint, "give at most one of --sha256 and --sums")
 	case len(*sum) != 64 && *sum != "":
 		return c.usageError(hint, "--sha256 %q is not 64 hex digits", *sum)
+	case *exec && *noExec:
+		return c.usageError(hint, "give at most one of --exec and --no-exec")
+	case len(keys.paths) > 0 && *sums == "":
+		return c.usageError(hint, "--key checks the signature beside a SHA256SUMS file: give --sums too")
 	case lim.Check() != nil:
 		return c.usageError(hint, "%v", lim.Check())
 	}
@@ -59,10 +69,16 @@ func runVerify(c *cli, args []string) int {
 		}
 	}
 
+	pubs, kerr := keys.load()
+	if kerr != nil {
+		return c.errorf("give the catalogkit public key (a minisign .pub file) you trust", "verification failed at step hash: %v", kerr)
+	}
+
 	ctx, stop, signalled := interruptible()
 	defer stop()
 	opts := verify.Options{
 		SHA256: *sum, SumsFile: *sums, Limits: lim, KeepDir: *keep, NoExec: *noExec,
+		Keys: pubs, Exec: *exec,
 	}
 	if *cold {
 		opts.Tests = verify.ReleaseTests()
@@ -70,6 +86,9 @@ func runVerify(c *cli, args []string) int {
 	}
 	if !*asJSON {
 		opts.OnStep = verify.TextStream(c.stdout)
+		opts.OnExec = func(*verify.Report) {
+			io.WriteString(c.stdout, "  about to run code from the archive (go test, with an allow-listed environment)\n")
+		}
 	}
 	rep := verify.Verify(ctx, path, opts)
 	if *asJSON {
@@ -150,4 +169,27 @@ func interruptible() (ctx context.Context, stop func(), signalled func() int) {
 		cancel()
 	}
 	return ctx, stop, func() int { return int(code.Load()) }
+}
+
+// keyFiles collects repeated --key flags.
+type keyFiles struct{ paths []string }
+
+func (k *keyFiles) String() string     { return strings.Join(k.paths, ",") }
+func (k *keyFiles) Set(s string) error { k.paths = append(k.paths, s); return nil }
+
+// load reads and parses every key file.
+func (k *keyFiles) load() ([]sign.PublicKey, error) {
+	var keys []sign.PublicKey
+	for _, p := range k.paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		pk, err := sign.ParsePublicKey(p, data)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, pk)
+	}
+	return keys, nil
 }

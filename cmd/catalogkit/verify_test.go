@@ -208,7 +208,7 @@ func TestVerifyInterrupt(t *testing.T) {
 	}
 	archive, sums := release(t, releaseTree(t, time.Minute))
 	tmp := t.TempDir()
-	cmd := exec.Command(bin, "verify", "--sums", sums, archive)
+	cmd := exec.Command(bin, "verify", "--exec", "--sums", sums, archive)
 	marker := filepath.Join(t.TempDir(), "started")
 	// An empty user cache folder: catalogkit's build cache goes there, not
 	// into the real one.

@@ -7,10 +7,14 @@ import "github.com/catalogkit/catalogkit/internal/archive"
 
 // Step 1, archive hash.
 const (
-	CodeArchiveHash archive.Code = "archive_hash_mismatch" // the archive's SHA-256 is not the expected one
-	CodeSumsSyntax  archive.Code = "sums_syntax"           // the SHA256SUMS file is not in sha256sum format
-	CodeSumsNoEntry archive.Code = "sums_no_entry"         // SHA256SUMS has no line for the archive's name
-	CodeNotFile     archive.Code = "not_regular_file"      // the archive or SHA256SUMS is a FIFO, device or directory
+	CodeArchiveHash  archive.Code = "archive_hash_mismatch" // the archive's SHA-256 is not the expected one
+	CodeSumsSyntax   archive.Code = "sums_syntax"           // the SHA256SUMS file is not in sha256sum format
+	CodeSumsNoEntry  archive.Code = "sums_no_entry"         // SHA256SUMS has no line for the archive's name
+	CodeNotFile      archive.Code = "not_regular_file"      // the archive or SHA256SUMS is a FIFO, device or directory
+	CodeNoSignature  archive.Code = "signature_missing"     // --key given but no SHA256SUMS.minisig (or provenance .minisig) beside --sums
+	CodeKeyNeedsSums archive.Code = "key_needs_sums"        // --key given without --sums
+	// A refusal of a signature or provenance keeps package sign's or
+	// provenance's upper-case code (BAD_SIGNATURE, UNKNOWN_KEY, ...).
 )
 
 // Step 3, extraction.

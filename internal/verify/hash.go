@@ -72,6 +72,15 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 	default:
 		s.Summary = "archive sha256 " + got + " matches " + label
 	}
+	if v.signer != "" {
+		commit, perr := v.checkProvenance(got)
+		if perr != nil {
+			return []*archive.Error{perr}
+		}
+		if commit != "" {
+			s.Summary += "; signed provenance names commit " + commit
+		}
+	}
 	return nil
 }
 
@@ -97,10 +106,26 @@ func (v *verifier) expectedHash() (string, string, *archive.Error) {
 		return want, "--sha256", nil
 	}
 	if v.opts.SumsFile == "" {
+		if len(v.opts.Keys) > 0 {
+			return "", "", errf(CodeKeyNeedsSums, "", "--key checks the signature of a SHA256SUMS file: give --sums too")
+		}
 		return "", "", nil
 	}
-	want, err := ReadSums(v.opts.SumsFile, filepath.Base(v.rep.Archive))
-	return want, filepath.Base(v.opts.SumsFile), err
+	data, err := readSumsFile(v.opts.SumsFile)
+	if err != nil {
+		return "", "", err
+	}
+	if len(v.opts.Keys) > 0 {
+		if err := v.checkSumsSignature(data); err != nil {
+			return "", "", err
+		}
+	}
+	want, err := parseSums(data, v.opts.SumsFile, filepath.Base(v.rep.Archive))
+	label := filepath.Base(v.opts.SumsFile)
+	if v.signer != "" {
+		label += " (signed by key " + v.signer + ")"
+	}
+	return want, label, err
 }
 
 // HashFile returns the hex SHA-256 of everything r yields and its length:

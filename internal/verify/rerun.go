@@ -98,6 +98,9 @@ func (v *verifier) skipTests() (why string, requested bool, err *archive.Error) 
 	case v.rep.Step(StepHash).Status != Passed:
 		return "the archive's identity was not checked, so its code was not executed; give --sha256 or --sums, or --no-exec",
 			true, errf(CodeNotVerified, "", "archive hash not checked")
+	case v.opts.SHA256 == "" && v.signer == "" && !v.opts.Exec:
+		return "not run: an unsigned SHA256SUMS proves integrity, not who made the archive, so its code was not executed; give --key PUBFILE (with SHA256SUMS.minisig beside --sums) or --sha256 HEX from a source you trust, or --exec to run it anyway",
+			false, nil
 	}
 	return "", true, nil
 }
@@ -168,8 +171,10 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 }
 
 // testEnv is the one place that builds step 6's environment: the caller's
-// environment with every Go setting that could reach the network, a
-// workspace, another toolchain or the user's caches replaced. The module
+// environment is an allow-list: PATH, GOROOT if set, a fresh HOME and
+// TMPDIR, and the Go settings below; no other variable of the caller's
+// reaches the archive's code. Every Go setting that could reach the network, a
+// workspace, another toolchain or the user's caches is set. The module
 // cache is a fresh, empty folder in scratch and GOPROXY is off, so only the
 // standard library and the archive's own packages can build; the build
 // cache is the plan's (catalogkit's own, see [BuildCache], or a fresh one in
@@ -202,15 +207,15 @@ func testEnv(p *TestPlan, scratch string) (env []string, cacheNote string, err *
 	if mkerr := os.Mkdir(tmp, 0o700); mkerr != nil {
 		return nil, "", ioErr("", "creating a temporary directory", mkerr)
 	}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case k == "CI", k == "TMPDIR", k == "CGO_ENABLED":
-			continue
-		case strings.HasPrefix(k, "GO") && k != "GOROOT" && k != "GOPATH":
-			continue
-		}
-		env = append(env, kv)
+	// An allow-list: nothing else of the caller's environment (tokens,
+	// credentials, CI settings) reaches the archive's code.
+	home := filepath.Join(scratch, "home")
+	if mkerr := os.Mkdir(home, 0o700); mkerr != nil {
+		return nil, "", ioErr("", "creating a home directory", mkerr)
+	}
+	env = append(env, "PATH="+os.Getenv("PATH"), "HOME="+home)
+	if root := os.Getenv("GOROOT"); root != "" {
+		env = append(env, "GOROOT="+root)
 	}
 	env = append(env,
 		"GOPROXY=off", "GOSUMDB=off", "GONOSUMDB=", "GOPRIVATE=",

@@ -248,3 +248,17 @@ func TestTestEnv(t *testing.T) {
 		})
 	}
 }
+
+func TestTestEnvAllowList(t *testing.T) {
+	t.Setenv("SECRET_TOKEN", "x")
+	t.Setenv("CI", "true")
+	env, _, err := testEnv(&TestPlan{GOCACHE: t.TempDir()}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "SECRET_TOKEN=") || strings.HasPrefix(kv, "CI=") {
+			t.Errorf("testEnv passed %q to the archive's code; want an allow-list without it", kv)
+		}
+	}
+}

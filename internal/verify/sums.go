@@ -15,18 +15,32 @@ const maxSums = 1 << 20
 // The file must be a regular file (a FIFO is refused, not read) of at most
 // 1 MiB.
 func ReadSums(path, name string) (string, *archive.Error) {
+	data, err := readSumsFile(path)
+	if err != nil {
+		return "", err
+	}
+	return parseSums(data, path, name)
+}
+
+// readSumsFile reads a SHA256SUMS file of at most 1 MiB.
+func readSumsFile(path string) ([]byte, *archive.Error) {
 	f, _, oerr := openRegular(path, "sums file")
 	if oerr != nil {
-		return "", oerr
+		return nil, oerr
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxSums+1))
 	if err != nil {
-		return "", ioErr(path, "cannot read sums file", err)
+		return nil, ioErr(path, "cannot read sums file", err)
 	}
 	if len(data) > maxSums {
-		return "", errf(CodeSumsSyntax, path, "larger than 1 MiB")
+		return nil, errf(CodeSumsSyntax, path, "larger than 1 MiB")
 	}
+	return data, nil
+}
+
+// parseSums returns the hash that the SHA256SUMS text data lists for name.
+func parseSums(data []byte, path, name string) (string, *archive.Error) {
 	found := ""
 	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 		sum, file, ok := archive.ParseSumLine(line, true)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/sign"
 )
 
 // Options configure [Verify]. The zero value verifies with
@@ -26,8 +27,18 @@ type Options struct {
 	KeepDir string
 	TempDir string
 
+	// Keys, if any, are the public keys the user trusts: step 1 then
+	// requires SHA256SUMS.minisig beside SumsFile, signed by one of them,
+	// before the archive is read, and checks the provenance statement and
+	// its signature when they are beside it.
+	Keys []sign.PublicKey
+
 	// NoExec skips step 6; it is then reported as not run.
 	NoExec bool
+
+	// Exec runs step 6 even when the archive's identity comes only from an
+	// unsigned SumsFile (integrity, not identity).
+	Exec bool
 
 	// Tests describes what step 6 runs and requires; nil means [ReleaseTests].
 	Tests *TestPlan
@@ -41,6 +52,10 @@ type Options struct {
 	// does not run, when the run ends), in order, so that a report can
 	// stream. The report holds every earlier step's result.
 	OnStep func(r *Report, s *StepResult)
+
+	// OnExec, if set, is called just before step 6 starts executing code
+	// from the archive, after OnStep has reported steps 1-5.
+	OnExec func(r *Report)
 }
 
 // A step is one row of the verification: its name, what it does, and what
@@ -102,6 +117,9 @@ type verifier struct {
 	root   string          // top-level folder inside dir
 
 	noExpected bool // step 1 could not read the expected hash
+
+	signer string        // the key ID that signed SHA256SUMS, if checked
+	signed *sign.Comment // its trusted comment
 }
 
 // Verify checks the archive at path name. It never returns an error: every
@@ -134,6 +152,7 @@ func Verify(ctx context.Context, name string, opts Options) *Report {
 			if err != nil {
 				res.Errors = []*archive.Error{err}
 			}
+		case s.name == StepTests && v.opts.OnExec != nil && v.announce():
 		case !v.runStep(s, res) && res.Code() == CodeInterrupted:
 			stopped = "the run was interrupted"
 		case res.Status == Failed:
@@ -167,6 +186,12 @@ func (v *verifier) runStep(s step, res *StepResult) bool {
 		res.Status = Passed
 	}
 	return true
+}
+
+// announce calls OnExec and returns false, so that the step then runs.
+func (v *verifier) announce() bool {
+	v.opts.OnExec(v.rep)
+	return false
 }
 
 func interrupted(err error) *archive.Error {
