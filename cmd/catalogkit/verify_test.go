@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,14 +47,14 @@ func TestConformance(t *testing.T) {
 		var c struct{ ID string }
 		json.Unmarshal(data, &c)
 		t.Run(c.ID, func(t *testing.T) {
-			if m := os.Getenv("CATALOGKIT_TEST_MARKER"); m != "" {
-				os.WriteFile(m, nil, 0o644)
-			}
+			// HOME is the fresh folder verify makes for the re-run
+			// (no variable of the caller's reaches this code).
+			os.WriteFile(filepath.Join(os.Getenv("HOME"), %q), nil, 0o644)
 			time.Sleep(%d)
 		})
 	}
 }
-`, sleep),
+`, startedMarker, sleep),
 		"records/records_test.go": "package records\n\nimport \"testing\"\n\nfunc TestRecordsUpToDate(t *testing.T) {}\n",
 	}
 	for i := 1; i <= 21; i++ {
@@ -194,6 +195,23 @@ func TestVerifyJSON(t *testing.T) {
 	}
 }
 
+// startedMarker is the file the tests of releaseTree create in their HOME
+// when they start.
+const startedMarker = "catalogkit-test-started"
+
+// found reports whether a file named name exists anywhere under dir.
+func found(dir, name string) bool {
+	hit := false
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == name {
+			hit = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return hit
+}
+
 // TestVerifyInterrupt sends Ctrl-C (SIGINT) to a real catalogkit process
 // while the archive's tests run (each sleeps a minute, after touching a
 // marker file), and requires it to stop, kill the tests and remove every
@@ -209,10 +227,9 @@ func TestVerifyInterrupt(t *testing.T) {
 	archive, sums := release(t, releaseTree(t, time.Minute))
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "verify", "--exec", "--sums", sums, archive)
-	marker := filepath.Join(t.TempDir(), "started")
 	// An empty user cache folder: catalogkit's build cache goes there, not
 	// into the real one.
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+t.TempDir(), "HOME="+t.TempDir(), "CATALOGKIT_TEST_MARKER="+marker)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+t.TempDir(), "HOME="+t.TempDir())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -222,7 +239,7 @@ func TestVerifyInterrupt(t *testing.T) {
 	// library into an empty cache).
 	deadline := time.Now().Add(5 * time.Minute)
 	for {
-		if _, err := os.Stat(marker); err == nil {
+		if found(tmp, startedMarker) {
 			break
 		}
 		if time.Now().After(deadline) {
