@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +19,50 @@ import (
 )
 
 // writePoints are WriteRelease's write points, in order.
-var writePoints = []string{"selected", "locked", "zip-written", "sums-written", "sums-removed", "zip-renamed", "sums-renamed"}
+var writePoints = []string{"selected", "locked", "zip-written", "sums-written", "signed", "sums-removed", "zip-renamed", "sidecar-renamed", "sums-renamed"}
+
+// fakeSign is a [Signer] whose signatures a test can check without keys:
+// each is "sig " and the SHA-256 of the bytes it signs, and the statement
+// names the archive's SHA-256.
+func fakeSign(res *Result, sums []byte) ([]Sidecar, error) {
+	prov := []byte("statement for " + res.SHA256 + "\n")
+	return []Sidecar{
+		{Name: ProvenanceName(res.Version) + SigSuffix, Data: fakeSig(prov)},
+		{Name: ProvenanceName(res.Version), Data: prov},
+		{Name: SumsSigName, Data: fakeSig(sums)},
+	}, nil
+}
+
+func fakeSig(b []byte) []byte {
+	h := sha256.Sum256(b)
+	return []byte("sig " + hex.EncodeToString(h[:]) + "\n")
+}
+
+// signedState describes the signed files in dir: "" when SHA256SUMS has no
+// signature beside it, " signed" when its signature and every provenance
+// statement's check out, or a description of the first mismatch.
+func signedState(t *testing.T, dir string, sums []byte) string {
+	t.Helper()
+	provs, _ := filepath.Glob(filepath.Join(dir, "*.provenance.json"))
+	for _, p := range provs {
+		stmt, _ := os.ReadFile(p)
+		sig, err := os.ReadFile(p + SigSuffix)
+		if err != nil {
+			return " statement without signature"
+		}
+		if string(sig) != string(fakeSig(stmt)) {
+			return " statement beside a signature of other bytes"
+		}
+	}
+	sig, err := os.ReadFile(filepath.Join(dir, SumsSigName))
+	switch {
+	case err != nil:
+		return ""
+	case string(sig) != string(fakeSig(sums)):
+		return " SHA256SUMS beside a signature of other bytes"
+	}
+	return " signed"
+}
 
 // pairState describes what a reader of dir finds: "none" (no SHA256SUMS),
 // "sums names a missing zip", "mismatch", or "pair <sha256 prefix>". It also
@@ -45,46 +89,66 @@ func pairState(t *testing.T, dir string) (state string, temps []string) {
 	if hex.EncodeToString(got[:]) != sum {
 		return "mismatch", temps
 	}
-	return "pair " + name + " " + sum[:12], temps
+	return "pair " + name + " " + sum[:12] + signedState(t, dir, sums), temps
 }
 
 // TestWriteReleaseCrash kills a real pack process (SIGKILL, as a crash) at
-// each write point, starting from an empty folder, from an older version's
-// pair, and from a pair of the same version with other bytes. A reader must
-// find the old pair or the new one (or, only while a same-version archive
-// is being replaced, the zip without SHA256SUMS), never a mismatched pair;
-// the next run removes the killed run's temporary files and writes the new
-// pair.
+// each write point, signed and unsigned, starting from an empty folder, from
+// an older version's release, from a release of the same version with other
+// bytes, and from the same release signed or not. A reader must find the
+// old release or the new one (or, while SHA256SUMS or a signature is
+// replaced, a folder without SHA256SUMS), never a mismatched pair nor a
+// signature of other bytes; the next run removes the killed run's temporary
+// files and writes the new release.
 func TestWriteReleaseCrash(t *testing.T) {
 	tree := filepath.Join(t.TempDir(), "tree")
 	writeTree(t, tree, sampleTree(), plain)
-	newDist := t.TempDir()
-	res, err := WriteRelease(context.Background(), tree, newDist, Options{})
-	if err != nil {
-		t.Fatal(err)
+	newState := map[bool]string{}
+	for _, signed := range []bool{false, true} {
+		dist := t.TempDir()
+		if _, err := WriteRelease(context.Background(), tree, dist, crashOptions(signed)); err != nil {
+			t.Fatal(err)
+		}
+		newState[signed], _ = pairState(t, dist)
 	}
-	newPair, _ := pairState(t, newDist)
+	if !strings.HasSuffix(newState[true], " signed") || strings.HasSuffix(newState[false], " signed") {
+		t.Fatalf("signed release %q, unsigned %q: the fake signatures do not show", newState[true], newState[false])
+	}
 
-	older := func(version string, extra string) func(t *testing.T, out string) {
+	older := func(version, extra string, signed bool) func(t *testing.T, out string) {
 		return func(t *testing.T, out string) {
 			old := filepath.Join(t.TempDir(), "old")
 			writeTree(t, old, sampleTree(), plain)
 			os.WriteFile(filepath.Join(old, "VERSION"), []byte(version+"\n"), 0o644)
 			os.WriteFile(filepath.Join(old, "README.md"), []byte(extra), 0o644)
-			if _, err := WriteRelease(context.Background(), old, out, Options{}); err != nil {
+			if _, err := WriteRelease(context.Background(), old, out, crashOptions(signed)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	same := func(signed bool) func(t *testing.T, out string) {
+		return func(t *testing.T, out string) {
+			if _, err := WriteRelease(context.Background(), tree, out, crashOptions(signed)); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	tests := []struct {
-		name        string
-		reason      string
-		setup       func(t *testing.T, out string)
-		replacement bool // the same version with other bytes is already there
+		name   string
+		reason string
+		setup  func(t *testing.T, out string)
+		sign   bool // the killed run signs
+		gap    bool // a reader may find no SHA256SUMS while the run replaces it
 	}{
 		{name: "empty", reason: "a first release", setup: func(*testing.T, string) {}},
-		{name: "older-version", reason: "a new version beside an older pair", setup: older("0.0.9", "old\n")},
-		{name: "same-version", reason: "the same version rebuilt from other files", setup: older("0.1.0", "other bytes\n"), replacement: true},
+		{name: "older-version", reason: "a new version beside an older pair", setup: older("0.0.9", "old\n", false)},
+		{name: "same-version", reason: "the same version rebuilt from other files", setup: older("0.1.0", "other bytes\n", false), gap: true},
+		{name: "signed/empty", reason: "a first signed release", setup: func(*testing.T, string) {}, sign: true},
+		{name: "signed/older-signed", reason: "a signed release beside an older signed one", setup: older("0.0.9", "old\n", true), sign: true, gap: true},
+		{name: "signed/same-version-signed", reason: "a signed rebuild of the same version from other files", setup: older("0.1.0", "other bytes\n", true), sign: true, gap: true},
+		{name: "signed/same-unsigned", reason: "signing a release already packed unsigned", setup: same(false), sign: true, gap: true},
+		{name: "unsigned/same-signed", reason: "an unsigned pack over the same release signed: the signatures go", setup: same(true)},
+		{name: "unsigned/older-signed", reason: "an unsigned release beside an older signed one", setup: older("0.0.9", "old\n", true), gap: true},
 	}
 	for _, tt := range tests {
 		for _, point := range writePoints {
@@ -92,39 +156,51 @@ func TestWriteReleaseCrash(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "dist")
 				os.MkdirAll(out, 0o755)
 				tt.setup(t, out)
-				oldPair, _ := pairState(t, out)
+				oldState, _ := pairState(t, out)
+				newPair := newState[tt.sign]
 
 				cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.count=1")
-				cmd.Env = append(os.Environ(), "CATALOGKIT_CRASH_AT="+point, "CRASH_TREE="+tree, "CRASH_OUT="+out)
+				cmd.Env = append(os.Environ(), "CATALOGKIT_CRASH_AT="+point, "CRASH_TREE="+tree, "CRASH_OUT="+out, fmt.Sprintf("CRASH_SIGN=%t", tt.sign))
 				b, err := cmd.CombinedOutput()
 				var ee *exec.ExitError
-				if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-					if point != "sums-removed" || tt.replacement {
-						t.Fatalf("helper was not killed at %s: %v\n%s", point, err, b)
-					}
+				killed := errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL
+				if !killed && err != nil {
+					t.Fatalf("helper failed at %s: %v\n%s", point, err, b)
 				}
 				state, _ := pairState(t, out)
-				allowed := []string{oldPair, newPair}
-				if tt.replacement {
+				allowed := []string{oldState, newPair}
+				if tt.gap {
 					allowed = append(allowed, "none")
 				}
 				if !contains(allowed, state) {
 					t.Errorf("%s: killed at %s, a reader finds %q; want one of %q", tt.reason, point, state, allowed)
 				}
 
-				if _, err := WriteRelease(context.Background(), tree, out, Options{}); err != nil {
+				if _, err := WriteRelease(context.Background(), tree, out, crashOptions(tt.sign)); err != nil {
 					t.Fatalf("the next run failed: %v", err)
 				}
 				state, temps := pairState(t, out)
 				if state != newPair || len(temps) > 0 {
 					t.Errorf("after the next run: %q with temporary files %q; want %q and none", state, temps, newPair)
 				}
-				if data, err := os.ReadFile(filepath.Join(out, res.Name)); err != nil || len(data) != int(res.Size) {
-					t.Errorf("the new archive is not complete: %d bytes, %v", len(data), err)
+				if !tt.sign {
+					for _, n := range SidecarNames("0.1.0") {
+						if _, err := os.Lstat(filepath.Join(out, n)); err == nil {
+							t.Errorf("an unsigned pack left %s of an earlier signed one", n)
+						}
+					}
 				}
 			})
 		}
 	}
+}
+
+// crashOptions signs with fakeSign if signed.
+func crashOptions(signed bool) Options {
+	if signed {
+		return Options{Sign: fakeSign}
+	}
+	return Options{}
 }
 
 func contains(list []string, s string) bool {
@@ -150,7 +226,7 @@ func TestCrashHelper(t *testing.T) {
 		}
 		return nil
 	}
-	if _, err := WriteRelease(context.Background(), os.Getenv("CRASH_TREE"), os.Getenv("CRASH_OUT"), Options{}); err != nil {
+	if _, err := WriteRelease(context.Background(), os.Getenv("CRASH_TREE"), os.Getenv("CRASH_OUT"), crashOptions(os.Getenv("CRASH_SIGN") == "true")); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -20,6 +20,11 @@ const (
 	ManifestFormat = "catalogkit-manifest/1"
 	// SumsName is the checksum file written beside the archive.
 	SumsName = "SHA256SUMS"
+	// SigSuffix ends the name of a minisign signature: the signed file's
+	// name plus SigSuffix.
+	SigSuffix = ".minisig"
+	// SumsSigName is the signature of SHA256SUMS, beside it.
+	SumsSigName = SumsName + SigSuffix
 	// TopPrefix starts the name of the single top-level folder,
 	// "catalogkit-<version>/", and of the archive, "catalogkit-<version>.zip".
 	TopPrefix = "catalogkit-"
@@ -102,6 +107,19 @@ func TopFolder(version string) string { return TopPrefix + version + "/" }
 
 // ArchiveName returns the archive's file name for version.
 func ArchiveName(version string) string { return TopPrefix + version + ".zip" }
+
+// ProvenanceName returns the name of the provenance statement published
+// beside the archive of version.
+func ProvenanceName(version string) string { return TopPrefix + version + ".provenance.json" }
+
+// SidecarNames are the files a signed release publishes beside the archive
+// and SHA256SUMS, in the order [WriteRelease] puts them in place: the
+// provenance statement's signature, the statement, and the signature of
+// SHA256SUMS.
+func SidecarNames(version string) []string {
+	prov := ProvenanceName(version)
+	return []string{prov + SigSuffix, prov, SumsSigName}
+}
 
 // A File is one file of a release tree.
 type File struct {

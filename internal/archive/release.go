@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -36,26 +37,34 @@ var testHookPoint func(point string) error
 
 // WriteRelease packs the release tree dir into outDir (created if missing):
 // the archive [ArchiveName](version) and [SumsName], one line in
-// "sha256sum -c" format. A reader of outDir never finds a SHA256SUMS that
-// names different bytes than the zip beside it, even if the process is
-// killed or the machine crashes at any point:
+// "sha256sum -c" format, and, if opts.Sign is set, the files it returns
+// ([SidecarNames]: the signature of SHA256SUMS, the provenance statement and
+// its signature). Without opts.Sign, those files of this version are
+// removed, so that outDir never keeps a signature of an earlier build. A
+// reader of outDir never finds a SHA256SUMS that names different bytes than
+// the zip beside it, nor a signature beside a file it does not sign, even if
+// the process is killed or the machine crashes at any point:
 //
 //  1. It takes an exclusive lock on outDir/.catalogkit.lock, or fails with
 //     [ErrLocked] at once if another pack holds it; then it removes the
 //     temporary files killed runs left ("selected", "locked").
-//  2. It writes the archive and SHA256SUMS to temporary files
-//     ".catalogkit-*.tmp" in outDir and syncs them ("zip-written",
-//     "sums-written"). Nothing under a final name has changed yet.
-//  3. If outDir already holds exactly these bytes, it removes the temporary
-//     files and is done. If it holds a different archive under the same
-//     name (the same version rebuilt from other files), it first removes
-//     SHA256SUMS and syncs the folder ("sums-removed"): between this point
-//     and step 5 outDir holds a zip without SHA256SUMS, never a mismatched
+//  2. It writes the archive, SHA256SUMS and the signed files to temporary
+//     files ".catalogkit-*.tmp" in outDir and syncs them ("zip-written",
+//     "sums-written", "signed"). Nothing under a final name has changed yet.
+//  3. If outDir already holds exactly these files, it removes the temporary
+//     files and is done. Otherwise it first removes, and syncs the folder
+//     ("sums-removed"), every signed file that is not the one being
+//     written, and SHA256SUMS if it changes while a signature of it is
+//     involved or while a different archive of the same name (the same
+//     version rebuilt from other files) is replaced: from then on outDir
+//     may lack SHA256SUMS or a signature, but never holds a mismatched
 //     pair. (No sequence of renames of two names can switch both at once.)
 //  4. It renames the archive into place and syncs the folder
 //     ("zip-renamed"). SHA256SUMS, if present, still names the older
 //     version's archive, which is still there.
-//  5. It renames SHA256SUMS into place and syncs the folder
+//  5. It renames each signed file into place, a signature before the file it
+//     signs, syncing the folder after each ("sidecar-renamed").
+//  6. It renames SHA256SUMS into place and syncs the folder
 //     ("sums-renamed"): the commit point.
 //
 // On any failure before step 3, and on cancellation of ctx before it, the
@@ -133,6 +142,25 @@ func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *R
 	if err := hook("sums-written"); err != nil {
 		return nil, err
 	}
+	want, err := sidecars(opts.Sign, res, sumsLine)
+	if err != nil {
+		return nil, err
+	}
+	names := SidecarNames(res.Version)
+	sideTmp := map[string]string{}
+	for _, n := range names {
+		if data, ok := want[n]; ok {
+			if sideTmp[n], err = create(func(w io.Writer) error {
+				_, err := w.Write(data)
+				return err
+			}); err != nil {
+				return nil, fmt.Errorf("failed to write %s: %w", n, err)
+			}
+		}
+	}
+	if err := hook("signed"); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -142,13 +170,42 @@ func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *R
 	if err != nil {
 		return nil, fmt.Errorf("failed to read the archive already in %s: %w", outDir, err)
 	}
-	if oldSum == res.SHA256 {
-		if old, err := os.ReadFile(sumsPath); err == nil && bytes.Equal(old, sumsLine) {
-			return res, nil // the same release is already there
+	oldSums, err := readIfExists(sumsPath)
+	if err != nil {
+		return nil, err
+	}
+	// stale lists what must go before anything new is in place: a
+	// signature or statement that is not the one being written, and
+	// SHA256SUMS when it changes while a signature of it is involved or
+	// the archive it names is being replaced.
+	var stale []string
+	missing := false
+	for _, n := range names {
+		old, err := readIfExists(filepath.Join(outDir, n))
+		if err != nil {
+			return nil, err
 		}
-	} else if oldSum != "" {
-		if err := os.Remove(sumsPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("failed to replace %s: %w", SumsName, err)
+		data, ok := want[n]
+		switch {
+		case old != nil && (!ok || !bytes.Equal(old, data)):
+			stale = append(stale, n)
+		case old == nil && ok:
+			missing = true
+		}
+	}
+	_, signsSums := want[SumsSigName]
+	oldSig, _ := readIfExists(filepath.Join(outDir, SumsSigName))
+	switch {
+	case oldSum == res.SHA256 && bytes.Equal(oldSums, sumsLine) && len(stale) == 0 && !missing:
+		return res, nil // the same release is already there
+	case oldSums != nil && !bytes.Equal(oldSums, sumsLine) && (oldSum != "" && oldSum != res.SHA256 || signsSums || oldSig != nil):
+		stale = append(stale, SumsName)
+	}
+	if len(stale) > 0 {
+		for _, n := range stale {
+			if err := os.Remove(filepath.Join(outDir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("failed to replace %s: %w", n, err)
+			}
 		}
 		if err := syncAfter(outDir, "sums-removed"); err != nil {
 			return nil, err
@@ -161,6 +218,18 @@ func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *R
 	if err := syncAfter(outDir, "zip-renamed"); err != nil {
 		return nil, err
 	}
+	// Each signature is in place before the file it signs, and SHA256SUMS
+	// last: a reader never finds a file beside a signature of other bytes.
+	for _, n := range names {
+		if tmp, ok := sideTmp[n]; ok {
+			if err := os.Rename(tmp, filepath.Join(outDir, n)); err != nil {
+				return nil, fmt.Errorf("failed to write %s: %w", n, err)
+			}
+			if err := syncAfter(outDir, "sidecar-renamed"); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := os.Rename(sumsTmp, sumsPath); err != nil {
 		return nil, fmt.Errorf("failed to write %s: %w", SumsName, err)
 	}
@@ -169,6 +238,42 @@ func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *R
 		return nil, err
 	}
 	return res, nil
+}
+
+// sidecars calls sign, if set, and checks that it returned only files of
+// [SidecarNames], each once.
+func sidecars(sign Signer, res *Result, sums []byte) (map[string][]byte, error) {
+	want := map[string][]byte{}
+	if sign == nil {
+		return want, nil
+	}
+	list, err := sign(res, sums)
+	if err != nil {
+		return nil, fmt.Errorf("failed to sign the release: %w", err)
+	}
+	names := SidecarNames(res.Version)
+	for _, sc := range list {
+		if _, dup := want[sc.Name]; dup || !slices.Contains(names, sc.Name) {
+			return nil, fmt.Errorf("the signer returned %q: want each of %q at most once", sc.Name, names)
+		}
+		want[sc.Name] = sc.Data
+	}
+	return want, nil
+}
+
+// readIfExists returns the bytes of the file at p, or nil if there is none.
+func readIfExists(p string) ([]byte, error) {
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", p, err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
 }
 
 func hook(point string) error {

@@ -28,6 +28,22 @@ type Options struct {
 	// A tree whose archive would exceed them is refused, so that what the
 	// writer writes passes a reader with the same limits.
 	Limits Limits
+	// Sign, if set, makes the signature files that [WriteRelease] publishes
+	// with the archive. It never changes the archive's bytes.
+	Sign Signer
+}
+
+// A Signer returns the files that vouch for a release, named as in
+// [SidecarNames]: it is given the archive's result and the exact bytes of
+// SHA256SUMS. [WriteRelease] calls it under the output folder's lock, after
+// the archive and SHA256SUMS are written and before anything is in place;
+// an error leaves the folder as it was.
+type Signer func(res *Result, sums []byte) ([]Sidecar, error)
+
+// A Sidecar is one file a [Signer] returns.
+type Sidecar struct {
+	Name string
+	Data []byte
 }
 
 // A Result describes an archive that was built.

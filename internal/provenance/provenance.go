@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/sign"
 )
 
@@ -40,7 +41,7 @@ const (
 )
 
 // Name returns the provenance file name of a version.
-func Name(version string) string { return "catalogkit-" + version + ".provenance.json" }
+func Name(version string) string { return archive.ProvenanceName(version) }
 
 // A Module is a Go module path and version.
 type Module struct {
