@@ -75,14 +75,14 @@ func runKeygen(c *cli, args []string) int {
 		return interruptedStatus(s)
 	}
 	if r.err != nil {
-		return c.couldNotRun("", "failed to generate a key: %v", r.err)
+		return c.cannotRun("", "failed to generate a key: %v", r.err)
 	}
 	secret, public, err := sign.WriteKeyPair(*out, r.kp)
 	switch {
 	case errors.Is(err, fs.ErrExist):
 		return c.errorf("choose another --out: keygen never replaces a key", "%v", err)
 	case err != nil:
-		return c.couldNotRun("", "%v", err)
+		return c.cannotRun("", "%v", err)
 	}
 
 	if *asJSON {
@@ -151,15 +151,9 @@ func (p *passwordFlags) source(prompt string, confirm bool) sign.PasswordFunc {
 func (c *cli) passwordError(err error) int {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return c.couldNotRun("", "%v", err)
+		return c.cannotRun("", "%v", err)
 	}
 	return c.usageError("give the password on the first line of --password-file or --password-fd, or run on a terminal", "%v", err)
-}
-
-// couldNotRun reports an error that kept the command from running: exit 3.
-func (c *cli) couldNotRun(hint, format string, args ...any) int {
-	c.printError(hint, format, args...)
-	return 3
 }
 
 // interruptedStatus is the exit status after a signal: 128 + its number,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/provenance"
+	"github.com/catalogkit/catalogkit/internal/sign"
 )
 
 // runPack builds the deterministic release archive, its manifest and
@@ -17,14 +20,26 @@ import (
 // SIGINT/SIGTERM, with the temporary files removed and the output folder as
 // it was.
 func runPack(c *cli, args []string) int {
-	fs := c.flags("pack", "[--dir .] [--out dist] [--json]", `
+	fs := c.flags("pack", "[--dir .] [--out dist] [--sign KEYFILE [--password-file FILE | --password-fd N]] [--json]", `
 catalogkit pack --out dist
-cd dist && sha256sum -c SHA256SUMS`)
+cd dist && sha256sum -c SHA256SUMS
+catalogkit pack --sign ~/.catalogkit/release.key --out dist
+minisign -Vm dist/SHA256SUMS -p release.pub`)
 	dir := fs.String("dir", ".", "release tree to pack (the repo root or an extracted release)")
 	out := fs.String("out", "dist", "directory to write catalogkit-<version>.zip and SHA256SUMS to (locked while writing)")
+	keyFile := fs.String("sign", "", "sign with the minisign secret key `KEYFILE`: adds SHA256SUMS.minisig and catalogkit-<version>.provenance.json with its .minisig (dir must be a git checkout)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	var pw passwordFlags
+	pw.register(fs)
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
+	}
+	hint := "run 'catalogkit pack -h' for usage"
+	if err := pw.check(); err != nil {
+		return c.usageError(hint, "%v", err)
+	}
+	if pw.given() && *keyFile == "" {
+		return c.usageError(hint, "a password is for the secret key of --sign: give --sign KEYFILE too")
 	}
 
 	if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
@@ -36,10 +51,26 @@ cd dist && sha256sum -c SHA256SUMS`)
 	}
 	ctx, stop, signalled := interruptible()
 	defer stop()
+	var opts archive.Options
+	var key *sign.SecretKey
+	if *keyFile != "" {
+		var code int
+		if key, code = c.readSecretKey(ctx, *keyFile, pw); key == nil {
+			if s := signalled(); s != 0 {
+				return s
+			}
+			return code
+		}
+		in, err := provenance.FromCheckout(*dir)
+		if err != nil {
+			return c.cannotRun("sign from the git checkout the release is made of; pack without --sign for an extracted release", "cannot sign: %v", err)
+		}
+		opts.Sign = provenance.Signer(key, in)
+	}
 	err := archive.CheckCheckout(*dir)
 	var res *archive.Result
 	if err == nil {
-		res, err = archive.WriteRelease(ctx, *dir, *out, archive.Options{})
+		res, err = archive.WriteRelease(ctx, *dir, *out, opts)
 	}
 	if code := signalled(); code != 0 {
 		c.printError("", "interrupted: %s left as it was, temporary files removed", *out)
@@ -67,19 +98,29 @@ cd dist && sha256sum -c SHA256SUMS`)
 
 	zip := filepath.Join(*out, res.Name)
 	sums := filepath.Join(*out, archive.SumsName)
+	type signed struct {
+		KeyID      string `json:"key_id"`
+		Signature  string `json:"signature"`
+		Provenance string `json:"provenance"`
+	}
+	var sig *signed
+	if key != nil {
+		sig = &signed{key.ID(), filepath.Join(*out, archive.SumsSigName), filepath.Join(*out, archive.ProvenanceName(res.Version))}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(c.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
-			Archive    string `json:"archive"`
-			Sums       string `json:"sums"`
-			Version    string `json:"version"`
-			Size       int64  `json:"size"`
-			SHA256     string `json:"sha256"`
-			TreeHash   string `json:"tree_hash"`
-			TreeSHA256 string `json:"tree_sha256"`
-			Files      int    `json:"files"`
-		}{zip, sums, res.Version, res.Size, res.SHA256, res.TreeHash, res.TreeSHA256, len(res.Files)}); err != nil {
+			Archive    string  `json:"archive"`
+			Sums       string  `json:"sums"`
+			Version    string  `json:"version"`
+			Size       int64   `json:"size"`
+			SHA256     string  `json:"sha256"`
+			TreeHash   string  `json:"tree_hash"`
+			TreeSHA256 string  `json:"tree_sha256"`
+			Files      int     `json:"files"`
+			Signed     *signed `json:"signed"`
+		}{zip, sums, res.Version, res.Size, res.SHA256, res.TreeHash, res.TreeSHA256, len(res.Files), sig}); err != nil {
 			c.printError("", "failed to write result: %v", err)
 			return 3
 		}
@@ -91,5 +132,47 @@ cd dist && sha256sum -c SHA256SUMS`)
 	fmt.Fprintf(c.stdout, "  tree hash: %s\n", res.TreeHash)
 	fmt.Fprintf(c.stdout, "  files:     %d, plus %s\n", len(res.Files), archive.ManifestName)
 	fmt.Fprintf(c.stdout, "wrote %s\n", sums)
+	if sig == nil {
+		fmt.Fprintf(c.stdout, "release NOT signed (no --sign KEYFILE): no %s or provenance written, any earlier ones of %s removed;\n  third parties can check these bytes, not who made them\n", archive.SumsSigName, res.Version)
+		return 0
+	}
+	fmt.Fprintf(c.stdout, "wrote %s: signed by key %s\n", sig.Signature, sig.KeyID)
+	fmt.Fprintf(c.stdout, "wrote %s and its %s\n", sig.Provenance, archive.SigSuffix)
 	return 0
+}
+
+// readSecretKey reads and decrypts the secret key at path, asking for its
+// password as pw says. Decryption takes seconds of scrypt, so it runs aside
+// and ctx's cancellation (Ctrl-C) ends the wait at once. On failure it
+// reports the error and returns nil and the exit status.
+func (c *cli) readSecretKey(ctx context.Context, path string, pw passwordFlags) (*sign.SecretKey, int) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, c.cannotRun("give the secret key file catalogkit keygen wrote (PREFIX.key)", "cannot read the secret key: %v", err)
+	}
+	type result struct {
+		key *sign.SecretKey
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		k, err := sign.ParseSecretKey(path, data, pw.source("Password for "+path+": ", false))
+		done <- result{k, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		return nil, 0
+	}
+	var se *sign.Error
+	switch {
+	case r.err == nil:
+		return r.key, 0
+	case errors.As(r.err, &se) && se.Code == sign.CodePassword:
+		return nil, c.usageError("give the password the key was made with", "%v", r.err)
+	case errors.As(r.err, &se):
+		return nil, c.usageError("give a minisign secret key file (catalogkit keygen or minisign -G writes one)", "%v", r.err)
+	}
+	return nil, c.passwordError(r.err)
 }
