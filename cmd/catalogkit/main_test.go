@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"flag"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"aead.dev/minisign"
 	"github.com/google/go-cmdtest"
 )
 
@@ -35,14 +38,68 @@ func TestCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("REPOCATALOG", synthetic)
+	keys := testKeyFiles(t)
 	ts.Setup = func(dir string) error {
 		copyPath := filepath.Join(dir, "synthetic-catalog.json")
 		os.Setenv("CATALOG", copyPath) // restored by t.Setenv below
+		for name, data := range keys {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+				return err
+			}
+		}
 		return os.WriteFile(copyPath, data, 0o644)
 	}
 	t.Setenv("CATALOG", "")
 	ts.Commands["catalogkit"] = cmdtest.InProcessProgram("catalogkit", Main)
+	// git, with fixed names and dates so that commits, and so the
+	// transcripts, are the same on every machine.
+	if gitPath, err := exec.LookPath("git"); err == nil {
+		ts.Commands["git"] = cmdtest.Program(gitPath)
+	} else {
+		t.Logf("no git: the transcripts that use it fail")
+	}
+	for k, v := range map[string]string{
+		"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com", "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z",
+		"GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",
+	} {
+		t.Setenv(k, v)
+	}
 	ts.Run(t, *update)
+}
+
+// testKeyFiles returns the key files every transcript's folder holds:
+// test.key and test.pub, other.pub (another key), and
+// other-algorithm.pub (test.pub with another algorithm's tag). The keys
+// come from fixed seeds, so that key IDs and signatures are the same in
+// every run; the secret key is unencrypted, so no password and no scrypt.
+func testKeyFiles(t *testing.T) map[string][]byte {
+	t.Helper()
+	keyPair := func(seed byte) (pub, sec []byte) {
+		p, s, err := minisign.GenerateKey(bytes.NewReader(bytes.Repeat([]byte{seed}, 64)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, _ = p.MarshalText()
+		sec, err = s.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(pub, '\n'), append(sec, '\n')
+	}
+	pub, sec := keyPair(1)
+	other, _ := keyPair(2)
+	lines := strings.Split(string(pub), "\n")
+	raw, err := base64.StdEncoding.DecodeString(lines[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(raw, "RS")
+	lines[1] = base64.StdEncoding.EncodeToString(raw)
+	return map[string][]byte{
+		"test.key": sec, "test.pub": pub, "other.pub": other,
+		"other-algorithm.pub": []byte(strings.Join(lines, "\n")),
+	}
 }
 
 // TestPanicExitsThree checks that a panic in a command is an internal error

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -70,8 +71,12 @@ func runVerify(c *cli, args []string) int {
 	}
 
 	pubs, kerr := keys.load()
-	if kerr != nil {
-		return c.errorf("give the catalogkit public key (a minisign .pub file) you trust", "verification failed at step hash: %v", kerr)
+	var pe *os.PathError
+	switch {
+	case errors.As(kerr, &pe):
+		return c.cannotRun("give the public key file (a minisign .pub file) you trust", "cannot read --key: %v", kerr)
+	case kerr != nil:
+		return c.errorf("give the catalogkit public key (a minisign .pub file) you trust", "verification failed at step 1 (hash), nothing read: %v", kerr)
 	}
 
 	ctx, stop, signalled := interruptible()

@@ -1,6 +1,9 @@
 package provenance
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 
@@ -13,6 +16,11 @@ import (
 // is clean, the manifest rules, and the Go toolchain and compressor that
 // built the running binary. [Signer] fills in the rest.
 func FromCheckout(dir string) (Inputs, error) {
+	// The top of the checkout, as archive.CheckCheckout requires: git
+	// would otherwise answer for a checkout that merely contains dir.
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err != nil {
+		return Inputs{}, &sign.Error{Code: CodeInputs, Detail: fmt.Sprintf("signing needs the git commit the release is packed from: %s is not the top of a git checkout (no .git)", dir)}
+	}
 	co, err := ReadCheckout(dir)
 	if err != nil {
 		return Inputs{}, &sign.Error{Code: CodeInputs, Detail: "signing needs the git commit the release is packed from: " + err.Error()}

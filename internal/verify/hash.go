@@ -75,6 +75,7 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 	if v.signer != "" {
 		commit, perr := v.checkProvenance(got)
 		if perr != nil {
+			v.refused = true
 			return []*archive.Error{perr}
 		}
 		if commit != "" {
@@ -87,6 +88,8 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 // hashStop says why the later steps did not run after step 1 failed.
 func (v *verifier) hashStop(s *StepResult) string {
 	switch c := s.Code(); {
+	case v.refused:
+		return "the release's signature or provenance did not check out (" + string(c) + "), so nothing in the archive was extracted or run"
 	case c == CodeArchiveHash:
 		return "the archive hash did not match"
 	case v.noExpected:
@@ -117,6 +120,7 @@ func (v *verifier) expectedHash() (string, string, *archive.Error) {
 	}
 	if len(v.opts.Keys) > 0 {
 		if err := v.checkSumsSignature(data); err != nil {
+			v.refused = true
 			return "", "", err
 		}
 	}

@@ -99,7 +99,7 @@ func (v *verifier) skipTests() (why string, requested bool, err *archive.Error) 
 		return "the archive's identity was not checked, so its code was not executed; give --sha256 or --sums, or --no-exec",
 			true, errf(CodeNotVerified, "", "archive hash not checked")
 	case v.opts.SHA256 == "" && v.signer == "" && !v.opts.Exec:
-		return "not run: an unsigned SHA256SUMS proves integrity, not who made the archive, so its code was not executed; give --key PUBFILE (with SHA256SUMS.minisig beside --sums) or --sha256 HEX from a source you trust, or --exec to run it anyway",
+		return "an unsigned SHA256SUMS proves integrity, not who made the archive, so its code was not executed; to re-run the tests give --key PUBFILE (SHA256SUMS.minisig beside --sums, signed by that key), --sha256 HEX from a source you trust, or --exec to run them anyway",
 			false, nil
 	}
 	return "", true, nil

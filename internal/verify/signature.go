@@ -22,11 +22,11 @@ const maxSig = 1 << 20
 // signErr turns a refusal of package sign or provenance into a step-1
 // error, keeping its stable code.
 func signErr(file string, err error) *archive.Error {
-	code := sign.CodeOf(err)
-	if code == "" {
-		code = "SIGNATURE"
+	var se *sign.Error
+	if !errors.As(err, &se) {
+		se = &sign.Error{Code: "SIGNATURE", Detail: err.Error()}
 	}
-	return &archive.Error{Code: archive.Code(code), Entry: file, Offset: -1, Detail: err.Error()}
+	return &archive.Error{Code: archive.Code(se.Code), Entry: file, Offset: -1, Detail: se.Detail, Err: se.Err}
 }
 
 // readBeside reads a small regular file; missing reports whether it does

@@ -118,8 +118,9 @@ type verifier struct {
 
 	noExpected bool // step 1 could not read the expected hash
 
-	signer string        // the key ID that signed SHA256SUMS, if checked
-	signed *sign.Comment // its trusted comment
+	refused bool          // step 1 refused a signature or the provenance
+	signer  string        // the key ID that signed SHA256SUMS, if checked
+	signed  *sign.Comment // its trusted comment
 }
 
 // Verify checks the archive at path name. It never returns an error: every

@@ -1,0 +1,331 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/provenance"
+	"github.com/catalogkit/catalogkit/internal/sign"
+)
+
+// testKey makes an unencrypted key pair (no scrypt: tests stay fast).
+func testKey(t *testing.T) (*sign.SecretKey, sign.PublicKey) {
+	t.Helper()
+	kp, err := sign.GenerateKey(sign.KeyOptions{Unencrypted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := sign.ParseSecretKey("test.key", kp.Secret, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sk, sk.PublicKey()
+}
+
+// testInputs are provenance inputs for a release packed from a made-up
+// commit.
+func testInputs() provenance.Inputs {
+	return provenance.Inputs{
+		Repository: provenance.Repository,
+		Commit:     strings.Repeat("c0ffee", 6) + "0123",
+		Clean:      true,
+		Rules:      archive.ManifestFormat,
+		GoVersion:  runtime.Version(),
+		Compressor: provenance.Module{Path: archive.CompressModule, Version: archive.CompressVersion},
+	}
+}
+
+// signedRelease packs files into a new folder with WriteRelease, signed by
+// key, and returns the folder.
+func signedRelease(t *testing.T, files []tfile, key *sign.SecretKey) string {
+	t.Helper()
+	tree := t.TempDir()
+	for _, f := range files {
+		p := filepath.Join(tree, filepath.FromSlash(f.path))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dist := t.TempDir()
+	if _, err := archive.WriteRelease(context.Background(), tree, dist, archive.Options{Sign: provenance.Signer(key, testInputs())}); err != nil {
+		t.Fatal(err)
+	}
+	return dist
+}
+
+// copyDir copies the regular files of src into a new folder.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if data, err := os.ReadFile(filepath.Join(src, e.Name())); err == nil {
+			os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644)
+		}
+	}
+	return dst
+}
+
+// TestSignedSums checks step 1 with --key on a signed release and on every
+// kind of bad signature, key or provenance: each is refused at step 1 with
+// its stable code, and nothing is extracted or run.
+func TestSignedSums(t *testing.T) {
+	key, pub := testKey(t)
+	_, otherPub := testKey(t)
+	dist := signedRelease(t, goodFiles(), key)
+	zip := archive.ArchiveName(testVersion)
+	prov := archive.ProvenanceName(testVersion)
+	// Another archive of the same version, signed by the same key.
+	otherFiles := goodFiles()
+	otherFiles[1].data = []byte("other bytes\n") // README.md
+	otherDist := signedRelease(t, otherFiles, key)
+
+	read := func(t *testing.T, p string) []byte {
+		t.Helper()
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	write := func(t *testing.T, p string, data []byte) {
+		t.Helper()
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resign := func(c sign.Comment) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			sig, err := sign.Sign(key, read(t, filepath.Join(dir, archive.SumsName)), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, filepath.Join(dir, archive.SumsSigName), sig)
+		}
+	}
+	good := sign.Comment{File: archive.SumsName, Version: testVersion, TreeHash: "h1:" + base64.StdEncoding.EncodeToString(make([]byte, 32)), Commit: testInputs().Commit}
+	lie := good
+	lie.Version = "9.9.9"
+	otherFile := good
+	otherFile.File = prov
+
+	tests := []struct {
+		name   string
+		reason string
+		mutate func(t *testing.T, dir string)
+		keys   []sign.PublicKey
+		code   archive.Code // "" when step 1 must pass
+	}{
+		{name: "signed", reason: "the release as packed", keys: []sign.PublicKey{pub}},
+		{name: "one-of-two-keys", reason: "--key is repeatable: one matching key is enough", keys: []sign.PublicKey{otherPub, pub}},
+		{name: "wrong-key", reason: "signed by a key the user did not give", keys: []sign.PublicKey{otherPub}, code: archive.Code(sign.CodeUnknownKey)},
+		{
+			name: "attacker-sums", reason: "an archive with other bytes and a SHA256SUMS naming them, beside the real signature",
+			mutate: func(t *testing.T, dir string) {
+				write(t, filepath.Join(dir, zip), read(t, filepath.Join(otherDist, zip)))
+				write(t, filepath.Join(dir, archive.SumsName), read(t, filepath.Join(otherDist, archive.SumsName)))
+			},
+			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeBadSignature),
+		},
+		{
+			name: "signature-of-another-file", reason: "the provenance statement's signature renamed to SHA256SUMS.minisig",
+			mutate: func(t *testing.T, dir string) {
+				write(t, filepath.Join(dir, archive.SumsSigName), read(t, filepath.Join(dir, prov+archive.SigSuffix)))
+			},
+			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeBadSignature),
+		},
+		{
+			name: "truncated", reason: "the signature file without its last line",
+			mutate: func(t *testing.T, dir string) {
+				p := filepath.Join(dir, archive.SumsSigName)
+				lines := strings.SplitAfter(string(read(t, p)), "\n")
+				write(t, p, []byte(strings.Join(lines[:3], "")))
+			},
+			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeSigFormat),
+		},
+		{
+			name: "crlf", reason: "the signature file re-encoded with CRLF line ends",
+			mutate: func(t *testing.T, dir string) {
+				p := filepath.Join(dir, archive.SumsSigName)
+				write(t, p, bytes.ReplaceAll(read(t, p), []byte("\n"), []byte("\r\n")))
+			},
+			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeSigFormat),
+		},
+		{
+			name: "other-algorithm", reason: "a signature line whose algorithm is neither ED nor Ed",
+			mutate: func(t *testing.T, dir string) {
+				p := filepath.Join(dir, archive.SumsSigName)
+				lines := strings.Split(string(read(t, p)), "\n")
+				raw, _ := base64.StdEncoding.DecodeString(lines[1])
+				copy(raw, "XY")
+				lines[1] = base64.StdEncoding.EncodeToString(raw)
+				write(t, p, []byte(strings.Join(lines, "\n")))
+			},
+			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeSigAlgorithm),
+		},
+		{
+			name: "forged-comment", reason: "the trusted comment edited after signing",
+			mutate: func(t *testing.T, dir string) {
+				p := filepath.Join(dir, archive.SumsSigName)
+				write(t, p, bytes.Replace(read(t, p), []byte("version:"+testVersion), []byte("version:9.9.9"), 1))
+			},
+			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeCommentForged),
+		},
+		{name: "comment-lies-about-version", reason: "a real signature whose comment names another version", mutate: resign(lie), keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeVersionMismatch)},
+		{name: "comment-names-another-file", reason: "a real signature of these bytes made for another file", mutate: resign(otherFile), keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeWrongFile)},
+		{
+			name: "no-signature", reason: "--key given, no SHA256SUMS.minisig",
+			mutate: func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, archive.SumsSigName)) },
+			keys:   []sign.PublicKey{pub}, code: CodeNoSignature,
+		},
+		{
+			name: "provenance-of-another-archive", reason: "a signed provenance statement of another archive of the same version",
+			mutate: func(t *testing.T, dir string) {
+				for _, n := range []string{prov, prov + archive.SigSuffix} {
+					write(t, filepath.Join(dir, n), read(t, filepath.Join(otherDist, n)))
+				}
+			},
+			keys: []sign.PublicKey{pub}, code: archive.Code(provenance.CodeDigest),
+		},
+		{
+			name: "provenance-unsigned", reason: "a provenance statement without its signature",
+			mutate: func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, prov+archive.SigSuffix)) },
+			keys:   []sign.PublicKey{pub}, code: CodeNoSignature,
+		},
+		{
+			name: "provenance-edited", reason: "the statement's commit changed after signing",
+			mutate: func(t *testing.T, dir string) {
+				p := filepath.Join(dir, prov)
+				write(t, p, bytes.Replace(read(t, p), []byte(testInputs().Commit), []byte(strings.Repeat("d", 40)), 1))
+			},
+			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeBadSignature),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := copyDir(t, dist)
+			if tt.mutate != nil {
+				tt.mutate(t, dir)
+			}
+			tmp := t.TempDir()
+			rep := Verify(context.Background(), filepath.Join(dir, zip), Options{
+				SumsFile: filepath.Join(dir, archive.SumsName), Keys: tt.keys, TempDir: tmp,
+				// A signed release would re-run its tests; the gate is
+				// checked in TestTrustGate.
+				NoExec: tt.code == "",
+			})
+			hash := rep.Step(StepHash)
+			if tt.code == "" {
+				if !rep.OK() {
+					t.Fatalf("%s: failed:\n%s", tt.reason, text(rep))
+				}
+				for _, want := range []string{"signed by key " + pub.ID(), "provenance names commit " + testInputs().Commit} {
+					if !strings.Contains(hash.Summary, want) {
+						t.Errorf("step 1 summary %q lacks %q", hash.Summary, want)
+					}
+				}
+				return
+			}
+			if hash.Status != Failed || stepCode(hash) != StepHash+"/"+string(tt.code) {
+				t.Fatalf("%s: step 1 %s with %q, want failed with %s:\n%s", tt.reason, hash.Status, stepCode(hash), tt.code, text(rep))
+			}
+			for _, s := range rep.Steps[1:] {
+				if s.Status != NotRun {
+					t.Errorf("step %s: %s, want not run after a refused signature", s.Step, s.Status)
+				}
+			}
+			if l := listing(t, tmp); len(l) != 1 {
+				t.Errorf("something was written: %q", l)
+			}
+		})
+	}
+}
+
+// TestTrustGate is the attack of an archive whose test code reads an
+// environment variable and writes it to disk from init(), when it runs.
+// Its code runs only on an identity the user gave (a signature by a --key,
+// a --sha256, or an explicit --exec), and then never sees the caller's
+// variables: the re-run's environment is an allow-list.
+func TestTrustGate(t *testing.T) {
+	const secret = "hunter2-not-for-the-archive"
+	t.Setenv("CATALOGKIT_ATTACK_SECRET", secret)
+	loot := filepath.Join(t.TempDir(), "loot")
+	attack := tfile{path: "conformance/attack_test.go", data: fmt.Appendf(nil, `package conformance
+
+import "os"
+
+func init() {
+	f, _ := os.OpenFile(%q, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f.WriteString("secret=" + os.Getenv("CATALOGKIT_ATTACK_SECRET") + "\n")
+	f.Close()
+}
+`, loot)}
+	key, pub := testKey(t)
+	_, otherPub := testKey(t)
+	dist := signedRelease(t, fakeRelease(21, nil, attack), key)
+	zip := filepath.Join(dist, archive.ArchiveName(testVersion))
+	data, err := os.ReadFile(zip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	unsigned := copyDir(t, dist)
+	os.Remove(filepath.Join(unsigned, archive.SumsSigName))
+
+	tests := []struct {
+		name   string
+		reason string
+		opts   Options
+		ran    bool // step 6 runs (and passes)
+		hash   Status
+	}{
+		{name: "unsigned-sums", reason: "an unsigned SHA256SUMS is integrity, not identity", opts: Options{SumsFile: filepath.Join(unsigned, archive.SumsName)}, hash: Passed},
+		{name: "unsigned-sums-exec", reason: "--exec runs it anyway, without the caller's variables", opts: Options{SumsFile: filepath.Join(unsigned, archive.SumsName), Exec: true}, ran: true, hash: Passed},
+		{name: "sha256", reason: "a --sha256 the user typed is identity", opts: Options{SHA256: hex.EncodeToString(sum[:])}, ran: true, hash: Passed},
+		{name: "signed", reason: "a signature by a --key is identity", opts: Options{SumsFile: filepath.Join(dist, archive.SumsName), Keys: []sign.PublicKey{pub}}, ran: true, hash: Passed},
+		{name: "signed-by-another-key", reason: "a signature by a key the user did not give stops at step 1", opts: Options{SumsFile: filepath.Join(dist, archive.SumsName), Keys: []sign.PublicKey{otherPub}}, hash: Failed},
+	}
+	plan := ReleaseTests()
+	plan.GOCACHE = userGOCACHE(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			os.Remove(loot)
+			opts := tt.opts
+			opts.Tests, opts.TempDir = plan, t.TempDir()
+			rep := Verify(context.Background(), zip, opts)
+			t.Logf("report:\n%s", text(rep))
+			if got := rep.Step(StepHash).Status; got != tt.hash {
+				t.Fatalf("%s: step 1 %s, want %s", tt.reason, got, tt.hash)
+			}
+			s := rep.Step(StepTests)
+			got, err := os.ReadFile(loot)
+			switch {
+			case tt.ran && (s.Status != Passed || !rep.OK()):
+				t.Errorf("%s: tests %s, want passed", tt.reason, s.Status)
+			case tt.ran && string(got) != "secret=\n":
+				t.Errorf("%s: the archive's init() wrote %q (%v), want it to have run without the caller's variable", tt.reason, got, err)
+			case !tt.ran && (s.Status != NotRun || err == nil):
+				t.Errorf("%s: tests %s and the archive's init() wrote %q; want not run and nothing written", tt.reason, s.Status, got)
+			case tt.name == "unsigned-sums" && (!rep.OK() || s.Requested || !strings.Contains(s.Summary, "--key PUBFILE")):
+				t.Errorf("%s: ok %v, step 6 %+v; want ok with step 6 not requested, saying what to give", tt.reason, rep.OK(), s)
+			}
+			if strings.Contains(string(got), secret) {
+				t.Errorf("the caller's variable reached the archive's code: %q", got)
+			}
+		})
+	}
+}
