@@ -57,17 +57,7 @@ func formatPython(t *testing.T) string {
 // CI=true, where a missing interpreter is a broken CI image, not a choice).
 func python(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("python3")
-	if err == nil {
-		return p
-	}
-	msg := "python3 not found: the claim that the canonical form equals Python's json.dumps(ordered(obj), indent=2, ensure_ascii=False) is NOT checked"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	skipreport.Report("records: python3 not found, so the Python byte-identity checks of the records did NOT run; install it: sudo apt-get install python3")
-	t.Skip(msg)
-	return ""
+	return skipreport.Tool(t, "python3", "records: python3 not found, so the Python byte-identity checks of the records did NOT run (the canonical form equals Python's json.dumps(ordered(obj), indent=2, ensure_ascii=False)); install it: sudo apt-get install python3")
 }
 
 // redump runs pythonRedump on files and returns what Python wrote for each.

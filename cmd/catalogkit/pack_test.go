@@ -73,6 +73,8 @@ func TestPackCommand(t *testing.T) {
 		"  tree hash: h1:...",
 		"  files:     4, plus MANIFEST.sha256",
 		"wrote " + filepath.Join(out, "SHA256SUMS"),
+		"release NOT signed (no --sign KEYFILE): no SHA256SUMS.minisig or provenance written, any earlier ones of 0.1.0 removed;",
+		"  third parties can check these bytes, not who made them",
 		"",
 	}, "\n")
 	got := treeHashRE.ReplaceAllString(stdout.String(), "  tree hash: h1:...")

@@ -2,13 +2,13 @@ package sign
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/catalogkit/catalogkit/internal/skipreport"
 )
 
 // The interoperability tests run the real minisign command-line tool (the
@@ -16,22 +16,10 @@ import (
 // must verify with `minisign -V`, and what `minisign -S` signs must verify
 // with this package, for keys made by either tool, encrypted or not.
 
-var skipNotice sync.Once
-
-// minisignTool returns the path of minisign, skipping the test with a
-// visible message when it is missing, except in CI, where that fails.
+// minisignTool returns the path of minisign (see skipreport.Tool).
 func minisignTool(t *testing.T) string {
 	t.Helper()
-	path, err := exec.LookPath("minisign")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("minisign is not installed, and CI=true: .ci/run must install the Debian package minisign")
-		}
-		msg := "SKIPPED: minisign is not installed (apt-get install minisign): the interoperability tests with the real tool did not run"
-		skipNotice.Do(func() { fmt.Fprintln(os.Stderr, "internal/sign: "+msg) }) // shown without -v too
-		t.Skip(msg)
-	}
-	return path
+	return skipreport.Tool(t, "minisign", "internal/sign: minisign is not installed, so the interoperability tests with the real tool did NOT run; install it: sudo apt-get install minisign")
 }
 
 // runMinisign runs minisign with stdin and returns its combined output.

@@ -17,6 +17,9 @@ package skipreport
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"sync"
+	"testing"
 )
 
 // Env is the environment variable that names the skip report file.
@@ -43,3 +46,24 @@ func Report(line string) {
 		fmt.Fprintf(os.Stderr, "WARNING: cannot write the skip report %s: %v\n", name, err)
 	}
 }
+
+// Tool returns the path of the command name, or, when it is not installed,
+// fails t under CI=true (a missing tool there is a broken CI image, not a
+// choice) and otherwise reports line (what did NOT run and how to install
+// the tool) once per test binary and skips t.
+func Tool(t testing.TB, name, line string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is not installed, and CI=true: %s", name, line)
+	}
+	reported.Do(func() { Report(line) })
+	t.Skip(line)
+	return ""
+}
+
+// reported makes Tool report once per test binary, not once per test.
+var reported sync.Once

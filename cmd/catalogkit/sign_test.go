@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/catalogkit/catalogkit/internal/skipreport"
+)
+
+// gitCheckout makes a git repository in a new folder with the files
+// committed, and returns the folder.
+func gitCheckout(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	for _, args := range [][]string{
+		{"-c", "init.defaultBranch=main", "init", "-q"},
+		{"add", "."},
+		{"-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "release"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return dir
+}
+
+// TestPackSignMinisign checks the signed release with the real minisign
+// tool both ways: what `catalogkit pack --sign` writes verifies with
+// `minisign -Vm` and shows catalogkit's trusted comment, with a key that
+// minisign made; and a SHA256SUMS that a maintainer signs with `minisign -S`
+// and catalogkit's trusted comment verifies with `catalogkit verify --key`.
+func TestPackSignMinisign(t *testing.T) {
+	tool := skipreport.Tool(t, "minisign", "cmd/catalogkit: minisign is not installed, so pack --sign was NOT checked with the real tool; install it: sudo apt-get install minisign")
+	keys := t.TempDir()
+	minisign := func(stdin string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(tool, args...)
+		cmd.Stdin = strings.NewReader(stdin)
+		cmd.Env = append(os.Environ(), "HOME="+keys) // never the user's ~/.minisign
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("minisign %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	pub, sec := filepath.Join(keys, "k.pub"), filepath.Join(keys, "k.key")
+	minisign("", "-G", "-W", "-p", pub, "-s", sec)
+
+	tree := gitCheckout(t, smallTree)
+	out := filepath.Join(t.TempDir(), "dist")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"pack", "--dir", tree, "--sign", sec, "--out", out}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("pack --sign: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	for _, file := range []string{"SHA256SUMS", "catalogkit-0.1.0.provenance.json"} {
+		got := minisign("", "-V", "-p", pub, "-m", filepath.Join(out, file))
+		if want := "Trusted comment: catalogkit-signature/1\tfile:" + file + "\tversion:0.1.0\ttree:h1:"; !strings.Contains(got, want) {
+			t.Errorf("minisign -V of %s:\n%s\nwant it to show %q", file, got, want)
+		}
+	}
+	verify := func(dir string) (int, string) {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"verify", "--key", pub, "--sums", filepath.Join(dir, "SHA256SUMS"), "--no-exec", filepath.Join(dir, "catalogkit-0.1.0.zip")}, nil, &stdout, &stderr)
+		return code, stdout.String() + stderr.String()
+	}
+	if code, report := verify(out); code != 0 {
+		t.Fatalf("verify --key of pack --sign's release: exit %d\n%s", code, report)
+	}
+
+	// A maintainer signs with minisign itself, catalogkit's comment given
+	// with -t; the provenance is left out (it is optional).
+	sig, err := os.ReadFile(filepath.Join(out, "SHA256SUMS.minisig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	comment := strings.TrimPrefix(strings.Split(string(sig), "\n")[2], "trusted comment: ")
+	byTool := t.TempDir()
+	for _, name := range []string{"SHA256SUMS", "catalogkit-0.1.0.zip"} {
+		data, _ := os.ReadFile(filepath.Join(out, name))
+		os.WriteFile(filepath.Join(byTool, name), data, 0o644)
+	}
+	minisign("", "-S", "-s", sec, "-t", comment, "-m", filepath.Join(byTool, "SHA256SUMS"))
+	if code, report := verify(byTool); code != 0 || !strings.Contains(report, "signed by key") {
+		t.Errorf("verify --key of a SHA256SUMS signed by minisign -S: exit %d\n%s", code, report)
+	}
+	// minisign's own default comment is not catalogkit's: refused.
+	minisign("", "-S", "-s", sec, "-m", filepath.Join(byTool, "SHA256SUMS"))
+	if code, report := verify(byTool); code != 1 || !strings.Contains(report, "TRUSTED_COMMENT_FORMAT") {
+		t.Errorf("verify --key of a signature with minisign's default comment: exit %d\n%s", code, report)
+	}
+}
