@@ -2,7 +2,7 @@
 GO      ?= go
 VERSION := $(shell cat VERSION)
 
-.PHONY: help test build records conform browsertest release dist verify bench fuzz readme
+.PHONY: help test build records conform browsertest release signing-key dist verify bench fuzz readme
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -26,17 +26,38 @@ conform: build ## the 21 cases: in-process, over stdio with catalogkit port, and
 	bin/catalogkit conform -- bin/catalogkit port
 	bin/catalogkit conform -- python3 conformance/ports/python/catalog_port.py
 
-release: ## the maintainer's one command: tests (reusing a passing 'make test' of this clean commit), then records check, pack, verify
+# Signing (see dist/SIGNING.md): SIGN_KEY, or CATALOGKIT_SIGN_KEY in the
+# environment, names the maintainers' minisign secret key; its password is
+# asked on the terminal unless SIGN_PASSWORD_FILE names a file holding it.
+# SIGN_PUB, the public key the fresh build is verified with, defaults to the
+# .pub beside the key (catalogkit keygen writes both). Without a key the
+# release is built unsigned, and says so.
+SIGN_KEY ?= $(CATALOGKIT_SIGN_KEY)
+SIGN_PUB ?= $(basename $(SIGN_KEY)).pub
+SIGN_FLAGS = $(if $(SIGN_KEY),--sign $(SIGN_KEY) $(if $(SIGN_PASSWORD_FILE),--password-file $(SIGN_PASSWORD_FILE)))
+
+release: ## the maintainer's one command: tests (reusing a passing 'make test' of this clean commit), then records check, pack (signed when SIGN_KEY is set), verify
+	@$(MAKE) --no-print-directory signing-key
 	@$(MAKE) --no-print-directory test TESTRUN=-reuse
 	@$(MAKE) --no-print-directory dist
 
-dist: ## records check, pack into dist/, verify (what release does after the tests)
-	$(GO) run ./cmd/catalogkit records --check
-	$(GO) run ./cmd/catalogkit pack --out dist
-	$(GO) run ./cmd/catalogkit verify --sha256 $$(sha256sum dist/catalogkit-$(VERSION).zip | cut -d" " -f1) dist/catalogkit-$(VERSION).zip
+signing-key: # before the long tests: a SIGN_KEY that is set must exist, with its public key
+	@$(if $(SIGN_KEY),test -f "$(SIGN_KEY)" || { echo "make: SIGN_KEY=$(SIGN_KEY): no such file (give the secret key catalogkit keygen wrote, or unset SIGN_KEY for an unsigned release)" >&2; exit 2; })
+	@$(if $(SIGN_KEY),test -f "$(SIGN_PUB)" || { echo "make: $(SIGN_PUB): no such file (give SIGN_PUB=the public key of SIGN_KEY)" >&2; exit 2; })
 
-verify: ## check dist/ as a third party would
-	$(GO) run ./cmd/catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
+dist: signing-key ## records check, pack into dist/, verify (what release does after the tests); signed when SIGN_KEY is set
+	$(GO) run ./cmd/catalogkit records --check
+	$(GO) run ./cmd/catalogkit pack --out dist $(SIGN_FLAGS)
+ifeq ($(SIGN_KEY),)
+	$(GO) run ./cmd/catalogkit verify --sha256 $$(sha256sum dist/catalogkit-$(VERSION).zip | cut -d" " -f1) dist/catalogkit-$(VERSION).zip
+	@echo "release NOT signed: 'make release SIGN_KEY=path/to/catalogkit.key' signs it (dist/SIGNING.md says how to make and keep the key)"
+else
+	$(GO) run ./cmd/catalogkit verify --key $(SIGN_PUB) --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
+	@echo "release signed with $(SIGN_KEY): publish dist/SHA256SUMS.minisig and dist/catalogkit-$(VERSION).provenance.json(.minisig) with the archive"
+endif
+
+verify: ## check dist/ as a third party would: with the signature when dist/SHA256SUMS.minisig and SIGN_PUB (or KEY=file.pub) are there
+	$(GO) run ./cmd/catalogkit verify $(if $(KEY),--key $(KEY)) --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
 
 readme: ## run every command in README.md as printed, in order, in a copy of the checkout (internal/readmetest)
 	CATALOGKIT_README=run $(GO) test -count=1 -timeout 30m -v -run 'TestCommands|TestStatic' ./internal/readmetest/
