@@ -168,7 +168,8 @@ func TestCommands(t *testing.T) {
 
 // copyCheckout copies the checkout's files that a commit would hold (tracked,
 // and untracked but not ignored) into a temporary folder, keeping the
-// executable bits, and returns that folder. Build outputs (bin/, dist/) are
+// executable bits, commits them there in a new git repository, and returns
+// that folder. Build outputs (bin/, dist/) are
 // ignored files, so the copy starts without them, as a fresh clone does.
 func copyCheckout(t *testing.T) string {
 	t.Helper()
@@ -195,6 +196,20 @@ func copyCheckout(t *testing.T) string {
 	}
 	if copied == 0 {
 		t.Fatal("git ls-files listed no file to copy")
+	}
+	// A git checkout of one commit, as a fresh clone is: pack --sign
+	// records the commit it packs.
+	for _, args := range [][]string{
+		{"-c", "init.defaultBranch=main", "init", "-q"},
+		{"add", "-A"},
+		{"-c", "user.name=README test", "-c", "user.email=readme@example.com", "commit", "-q", "--no-verify", "-m", "README test copy"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s in the copy: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 	return dir
 }
