@@ -78,6 +78,7 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 			v.refused = true
 			return []*archive.Error{perr}
 		}
+		v.rep.SignedBy, v.rep.Commit = v.signer, commit
 		if commit != "" {
 			s.Summary += "; signed provenance names commit " + commit
 		}

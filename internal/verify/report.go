@@ -46,13 +46,17 @@ func (s *StepResult) fail(errs ...*archive.Error) {
 
 // A Report is the outcome of [Verify].
 type Report struct {
-	Archive  string        `json:"archive"`
-	Size     int64         `json:"size"`
-	SHA256   string        `json:"sha256,omitempty"`
-	Version  string        `json:"version,omitempty"`
-	Files    int           `json:"files,omitempty"`
-	TreeHash string        `json:"tree_hash,omitempty"`
-	Kept     string        `json:"kept_dir,omitempty"`
+	Archive  string `json:"archive"`
+	Size     int64  `json:"size"`
+	SHA256   string `json:"sha256,omitempty"`
+	Version  string `json:"version,omitempty"`
+	Files    int    `json:"files,omitempty"`
+	TreeHash string `json:"tree_hash,omitempty"`
+	Kept     string `json:"kept_dir,omitempty"`
+	// SignedBy is the ID of the --key that signed SHA256SUMS, and Commit the
+	// git commit its signed provenance names, when step 1 checked them.
+	SignedBy string        `json:"signed_by,omitempty"`
+	Commit   string        `json:"commit,omitempty"`
 	Steps    []*StepResult `json:"steps"`
 }
 

@@ -233,6 +233,9 @@ func TestSignedSums(t *testing.T) {
 				if !rep.OK() {
 					t.Fatalf("%s: failed:\n%s", tt.reason, text(rep))
 				}
+				if rep.SignedBy != pub.ID() || rep.Commit != testInputs().Commit {
+					t.Errorf("report signed by %q, commit %q; want %q, %q", rep.SignedBy, rep.Commit, pub.ID(), testInputs().Commit)
+				}
 				for _, want := range []string{"signed by key " + pub.ID(), "provenance names commit " + testInputs().Commit} {
 					if !strings.Contains(hash.Summary, want) {
 						t.Errorf("step 1 summary %q lacks %q", hash.Summary, want)
