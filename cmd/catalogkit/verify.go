@@ -20,7 +20,9 @@ import (
 const verifyExample = `
 cd dist && sha256sum -c SHA256SUMS && cd ..
 catalogkit verify --sums dist/SHA256SUMS dist/catalogkit-0.1.0.zip
-catalogkit verify --sha256 <hex> --no-exec --json catalogkit-0.1.0.zip`
+catalogkit verify --sha256 <hex> --no-exec --json catalogkit-0.1.0.zip
+catalogkit verify --key catalogkit.pub --sums SHA256SUMS --rebuild ~/src/catalogkit catalogkit-0.1.0.zip
+catalogkit verify --rebuild ~/src/catalogkit@v0.1.0 catalogkit-0.1.0.zip`
 
 // runVerify checks a release archive: see package verify for the steps. The
 // text report streams: each step's line is printed as the step ends. Exit
@@ -35,6 +37,7 @@ func runVerify(c *cli, args []string) int {
 	keep := fs.String("keep", "", "extract into `DIR` and leave it there (DIR must not exist or be empty)")
 	var keys keyFiles
 	fs.Var(&keys, "key", "a minisign public key `PUBFILE` you trust (repeatable): SHA256SUMS.minisig beside --sums must be signed by one, checked before the archive is read")
+	rebuild := fs.String("rebuild", "", "also pack commit REV (default: the one the signature names, else HEAD) of your own git checkout `DIR[@REV]` in a clean clone, and require the archive to be exactly those bytes (an identity that needs no key)")
 	exec := fs.Bool("exec", false, "re-run the archive's tests even when only an unsigned --sums file vouches for it (runs code whose author was not checked)")
 	noExec := fs.Bool("no-exec", false, "do not re-run the archive's tests (the step is reported as not run)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -70,6 +73,15 @@ func runVerify(c *cli, args []string) int {
 		}
 	}
 
+	var src *verify.RebuildSource
+	if *rebuild != "" {
+		rs, err := verify.ParseRebuild(*rebuild)
+		if err != nil {
+			return c.usageError(hint, "%v", err)
+		}
+		src = &rs
+	}
+
 	pubs, kerr := keys.load()
 	var pe *os.PathError
 	switch {
@@ -83,7 +95,7 @@ func runVerify(c *cli, args []string) int {
 	defer stop()
 	opts := verify.Options{
 		SHA256: *sum, SumsFile: *sums, Limits: lim, KeepDir: *keep, NoExec: *noExec,
-		Keys: pubs, Exec: *exec,
+		Keys: pubs, Exec: *exec, Rebuild: src,
 	}
 	if *cold {
 		opts.Tests = verify.ReleaseTests()
@@ -124,6 +136,13 @@ func runVerify(c *cli, args []string) int {
 			return 3
 		case verify.CodeNoGo:
 			h = "install Go (https://go.dev/dl/) and put it on PATH, or pass --no-exec"
+		case archive.CodeRebuildSource:
+			c.printError("give your own git checkout of catalogkit as --rebuild DIR or DIR@REV, with the commit fetched (git fetch --tags)", "could not verify: %s", f.Summary)
+			return 3
+		case verify.CodeRebuildMismatch:
+			h = "the archive is not what that commit packs to: the lines above say how they differ; check that DIR@REV is the release's commit and that this catalogkit's compressor version is the manifest's (catalogkit version)"
+		case verify.CodeRebuildRefused:
+			h = "that commit is not a packable release tree: check that DIR@REV is the release's commit"
 		case verify.CodeArchiveHash:
 			h = "the archive is not the published one: download it again from the release page"
 		case archive.CodeTooManyEntries, archive.CodeFileTooLarge, archive.CodeTotalTooLarge, archive.CodeRatio:
@@ -131,7 +150,7 @@ func runVerify(c *cli, args []string) int {
 		}
 		return c.errorf(h, "verification failed at step %s: %s", f.Step, f.Summary)
 	}
-	return c.errorf("give --sha256 or --sums so the tests can run, or --no-exec to skip them", "verification incomplete: the tests did not run because the archive's identity was not checked")
+	return c.errorf("give --sha256, --sums or --rebuild so the tests can run, or --no-exec to skip them", "verification incomplete: the tests did not run because the archive's identity was not checked")
 }
 
 // parseWithOneArg parses flags before and after exactly one positional

@@ -2,12 +2,14 @@ package archive
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -65,8 +67,29 @@ func gitFailed(err error) error {
 }
 
 func git(dir string, args ...string) ([]byte, error) {
+	return runGit(context.Background(), nil, dir, args...)
+}
+
+// gitLocation lists the variables that point git at another repository,
+// work tree or index than the one in dir (git sets some of them for its
+// hooks): git never gets them from pack, so that it answers about dir.
+var gitLocation = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE",
+	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX"}
+
+// runGit runs git -C dir args with the environment env (nil: this
+// process's, less gitLocation). Its error names the arguments and git's
+// own words.
+func runGit(ctx context.Context, env []string, dir string, args ...string) ([]byte, error) {
 	var stderr bytes.Buffer
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	if env == nil {
+		for _, kv := range os.Environ() {
+			if k, _, _ := strings.Cut(kv, "="); !slices.Contains(gitLocation, k) {
+				env = append(env, kv)
+			}
+		}
+	}
+	cmd.Env = env
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {

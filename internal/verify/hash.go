@@ -64,9 +64,11 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 	}
 	v.rep.Size, v.rep.SHA256 = n, got
 	switch {
+	case want == "" && v.opts.Rebuild != nil:
+		s.Summary = "archive sha256 " + got
 	case want == "":
 		s.Requested = false
-		s.Summary = "no --sha256 or --sums given: the archive's identity was not checked (its sha256 is " + got + ")"
+		s.Summary = "no --sha256, --sums or --rebuild given: the archive's identity was not checked (its sha256 is " + got + ")"
 	case got != want:
 		return []*archive.Error{errf(CodeArchiveHash, filepath.Base(v.rep.Archive), "sha256 is %s, %s says %s", got, label, want)}
 	default:
@@ -83,6 +85,18 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 			s.Summary += "; signed provenance names commit " + commit
 		}
 	}
+	if v.opts.Rebuild != nil {
+		if err := v.stepRebuild(); err != nil {
+			v.rebuild = true
+			return []*archive.Error{err}
+		}
+		v.rebuilt = true
+		sep := "; "
+		if want == "" {
+			sep = ": "
+		}
+		s.Summary += sep + v.rep.Rebuild.summary()
+	}
 	return nil
 }
 
@@ -91,6 +105,8 @@ func (v *verifier) hashStop(s *StepResult) string {
 	switch c := s.Code(); {
 	case v.refused:
 		return "the release's signature or provenance did not check out (" + string(c) + "), so nothing in the archive was extracted or run"
+	case v.rebuild:
+		return "the archive is not what its source commit packs to (" + string(c) + "), so nothing in it was extracted or run"
 	case c == CodeArchiveHash:
 		return "the archive hash did not match"
 	case v.noExpected:

@@ -55,9 +55,12 @@ type Report struct {
 	Kept     string `json:"kept_dir,omitempty"`
 	// SignedBy is the ID of the --key that signed SHA256SUMS, and Commit the
 	// git commit its signed provenance names, when step 1 checked them.
-	SignedBy string        `json:"signed_by,omitempty"`
-	Commit   string        `json:"commit,omitempty"`
-	Steps    []*StepResult `json:"steps"`
+	SignedBy string `json:"signed_by,omitempty"`
+	Commit   string `json:"commit,omitempty"`
+	// Rebuild is step 1's rebuild of the archive from a git checkout, when
+	// --rebuild asked for one.
+	Rebuild *Rebuild      `json:"rebuild,omitempty"`
+	Steps   []*StepResult `json:"steps"`
 }
 
 // OK reports whether every requested step passed.
@@ -120,6 +123,9 @@ func TextStream(w io.Writer) func(r *Report, s *StepResult) {
 		if len(s.Errors) > 1 || len(s.Errors) == 1 && s.Status == Failed {
 			for _, e := range s.Errors {
 				fmt.Fprintf(&b, "    [%s] %s\n", e.Code, e.Error())
+			}
+			if s.Step == StepHash && r.Rebuild != nil {
+				r.Rebuild.writeDiff(&b)
 			}
 		}
 		io.WriteString(w, b.String())

@@ -33,6 +33,11 @@ type Options struct {
 	// its signature when they are beside it.
 	Keys []sign.PublicKey
 
+	// Rebuild, if set, makes step 1 pack a commit of the user's own git
+	// checkout from a clean clone and require the archive to be those very
+	// bytes: an identity that needs no key (see stepRebuild).
+	Rebuild *RebuildSource
+
 	// NoExec skips step 6; it is then reported as not run.
 	NoExec bool
 
@@ -119,6 +124,8 @@ type verifier struct {
 	noExpected bool // step 1 could not read the expected hash
 
 	refused bool          // step 1 refused a signature or the provenance
+	rebuilt bool          // step 1 rebuilt the archive's very bytes from Options.Rebuild
+	rebuild bool          // step 1 failed at the rebuild
 	signer  string        // the key ID that signed SHA256SUMS, if checked
 	signed  *sign.Comment // its trusted comment
 }

@@ -1,0 +1,239 @@
+package verify
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/provenance"
+	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/zipdiff"
+)
+
+// gitEnv makes the test's own git commands the same on every machine.
+func gitEnv(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	for k, v := range map[string]string{
+		"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com", "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z",
+		"GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",
+	} {
+		t.Setenv(k, v)
+	}
+}
+
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// commitFiles writes files into the git checkout dir (made if it is new),
+// commits them all and returns the commit's hash.
+func commitFiles(t *testing.T, dir string, files []tfile) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		gitIn(t, dir, "-c", "init.defaultBranch=main", "init", "-q")
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		mode := os.FileMode(0o644)
+		if f.exec {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, f.data, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "commit")
+	return gitIn(t, dir, "rev-parse", "HEAD")
+}
+
+// releaseOf packs the checkout dir as catalogkit pack does, into a sandbox.
+func releaseOf(t *testing.T, dir string) *sandbox {
+	t.Helper()
+	out := t.TempDir()
+	res, err := archive.WriteRelease(context.Background(), dir, out, archive.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, res.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newSandbox(t, data)
+}
+
+// TestRebuild checks --rebuild: a commit that packs to the archive's very
+// bytes passes step 1 with no other expected hash; another commit, a
+// revision or folder that is not there, and a commit the packager refuses
+// each fail step 1 with their code, with nothing extracted; a mismatch
+// comes with zipdiff's explanation.
+func TestRebuild(t *testing.T) {
+	gitEnv(t)
+	src := t.TempDir()
+	first := commitFiles(t, src, goodFiles())
+	sb := releaseOf(t, src)
+	data, _ := os.ReadFile(sb.archive)
+	second := commitFiles(t, src, []tfile{{path: "README.md", data: []byte("changed\n")}})
+	// A commit with a symlink: a tree the packager refuses.
+	refused := t.TempDir()
+	commitFiles(t, refused, goodFiles())
+	if err := os.Symlink("../README.md", filepath.Join(refused, "conformance", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	commitFiles(t, refused, nil)
+
+	tests := []struct {
+		name, reason string
+		src          RebuildSource
+		wantCode     archive.Code // "" means step 1 passes
+		wantCommit   string
+	}{
+		{name: "first", reason: "the commit the archive was packed from", src: RebuildSource{Dir: src, Rev: first}, wantCommit: first},
+		{name: "branch~1", reason: "any revision git resolves", src: RebuildSource{Dir: src, Rev: "main~1"}, wantCommit: first},
+		{name: "head", reason: "HEAD has another README.md", src: RebuildSource{Dir: src}, wantCode: CodeRebuildMismatch, wantCommit: second},
+		{name: "no-such-rev", reason: "a revision that is not in the checkout", src: RebuildSource{Dir: src, Rev: "v9.9.9"}, wantCode: archive.CodeRebuildSource},
+		{name: "option-rev", reason: "a revision that looks like an option is a revision", src: RebuildSource{Dir: src, Rev: "--output=/tmp/x"}, wantCode: archive.CodeRebuildSource},
+		{name: "not-git", reason: "a folder that is not a git checkout", src: RebuildSource{Dir: t.TempDir()}, wantCode: archive.CodeRebuildSource},
+		{name: "refused", reason: "a commit with a symlink cannot be packed", src: RebuildSource{Dir: refused}, wantCode: CodeRebuildRefused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := tt.src
+			rep := Verify(context.Background(), sb.archive, Options{Rebuild: &src, TempDir: sb.tmp, NoExec: true})
+			t.Logf("report:\n%s", text(rep))
+			hash := rep.Step(StepHash)
+			switch {
+			case tt.wantCode == "" && (!rep.OK() || hash.Status != Passed || !hash.Requested):
+				t.Fatalf("%s: step 1 %s [%s], want passed", tt.reason, hash.Status, hash.Code())
+			case tt.wantCode != "" && hash.Code() != tt.wantCode:
+				t.Fatalf("%s: step 1 %s [%s], want [%s]", tt.reason, hash.Status, hash.Code(), tt.wantCode)
+			}
+			if tt.wantCode != "" {
+				for _, s := range rep.Steps[1:5] {
+					if s.Status != NotRun {
+						t.Errorf("step %s %s after a failed rebuild, want not run", s.Step, s.Status)
+					}
+				}
+			}
+			if tt.wantCommit != "" && (rep.Rebuild == nil || rep.Rebuild.Commit != tt.wantCommit) {
+				t.Errorf("rebuilt %+v, want commit %s", rep.Rebuild, tt.wantCommit)
+			}
+			if tt.wantCode == CodeRebuildMismatch {
+				d := rep.Rebuild.Diff
+				if d == nil || !hasDiff(d, zipdiff.KindContent, testRoot+"/README.md") {
+					t.Errorf("a mismatch without zipdiff's content difference for README.md: %+v", d)
+				}
+				if !strings.Contains(text(rep), "-catalogkit is a small, exact core.") {
+					t.Errorf("the text report does not show the line diff")
+				}
+			}
+			sb.check(t, data)
+		})
+	}
+}
+
+func hasDiff(r *zipdiff.Report, kind zipdiff.Kind, entry string) bool {
+	for _, d := range r.Differences {
+		if d.Kind == kind && d.Entry == entry {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRebuildIsolated checks that the rebuild's checkout ignores this
+// machine's git configuration and the variables that point git elsewhere:
+// a user's core.autocrlf would otherwise turn every LF into CR LF, and
+// GIT_DIR (set in git hooks) would make git answer about another
+// repository.
+func TestRebuildIsolated(t *testing.T) {
+	gitEnv(t)
+	src := t.TempDir()
+	commitFiles(t, src, goodFiles())
+	sb := releaseOf(t, src)
+	cfg := filepath.Join(t.TempDir(), "gitconfig")
+	if err := os.WriteFile(cfg, []byte("[core]\n\tautocrlf = true\n\teol = crlf\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	commitFiles(t, other, []tfile{{path: "VERSION", data: []byte("9.9.9\n")}})
+	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	rep := Verify(context.Background(), sb.archive, Options{Rebuild: &RebuildSource{Dir: src}, TempDir: sb.tmp, NoExec: true})
+	if !rep.OK() {
+		t.Fatalf("the machine's git settings changed the rebuild:\n%s", text(rep))
+	}
+}
+
+// TestRebuildSignedCommit checks that without @REV the rebuild is of the
+// commit the signed trusted comment names, not HEAD, and that a rebuild
+// that matches is an identity for step 6 even without a key or hash.
+func TestRebuildSignedCommit(t *testing.T) {
+	gitEnv(t)
+	key, pub := testKey(t)
+	src := t.TempDir()
+	released := commitFiles(t, src, fakeRelease(21, nil))
+	in := testInputs()
+	in.Commit = released
+	dist := t.TempDir()
+	res, err := archive.WriteRelease(context.Background(), src, dist, archive.Options{Sign: provenance.Signer(key, in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitFiles(t, src, []tfile{{path: "README.md", data: []byte("after the release\n")}})
+	zip := filepath.Join(dist, res.Name)
+	sums := filepath.Join(dist, archive.SumsName)
+
+	rep := Verify(context.Background(), zip, Options{Keys: []sign.PublicKey{pub}, SumsFile: sums, Rebuild: &RebuildSource{Dir: src}, TempDir: t.TempDir(), NoExec: true})
+	if !rep.OK() || rep.Rebuild.Commit != released || !strings.Contains(rep.Rebuild.Why, "signed") {
+		t.Fatalf("rebuild %+v, want the signed commit %s\n%s", rep.Rebuild, released, text(rep))
+	}
+
+	plan := ReleaseTests()
+	plan.GOCACHE = userGOCACHE(t)
+	rep = Verify(context.Background(), zip, Options{Rebuild: &RebuildSource{Dir: src, Rev: released}, TempDir: t.TempDir(), Tests: plan})
+	if s := rep.Step(StepTests); !rep.OK() || s.Status != Passed {
+		t.Fatalf("a matching rebuild is the archive's identity, so step 6 runs: %s\n%s", s.Status, text(rep))
+	}
+}
+
+func TestParseRebuild(t *testing.T) {
+	dir := t.TempDir()
+	at := filepath.Join(dir, "a@b")
+	os.Mkdir(at, 0o755)
+	for _, tt := range []struct {
+		arg     string
+		want    RebuildSource
+		wantErr string
+	}{
+		{arg: dir, want: RebuildSource{Dir: dir}},
+		{arg: dir + "@v0.1.0", want: RebuildSource{Dir: dir, Rev: "v0.1.0"}},
+		{arg: dir + "@HEAD@{1}", want: RebuildSource{Dir: dir, Rev: "HEAD@{1}"}},
+		{arg: at, want: RebuildSource{Dir: at}},
+		{arg: at + "@main", want: RebuildSource{Dir: at, Rev: "main"}},
+		{arg: dir + "@", wantErr: "nothing after the @"},
+		{arg: filepath.Join(dir, "missing"), wantErr: "is not a folder"},
+	} {
+		got, err := ParseRebuild(tt.arg)
+		switch {
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("ParseRebuild(%q) = %+v, %v; want an error with %q", tt.arg, got, err, tt.wantErr)
+		case tt.wantErr == "" && (err != nil || got != tt.want):
+			t.Errorf("ParseRebuild(%q) = %+v, %v; want %+v", tt.arg, got, err, tt.want)
+		}
+	}
+}
