@@ -56,8 +56,12 @@ else
 	@echo "release signed with $(SIGN_KEY): publish dist/SHA256SUMS.minisig and dist/catalogkit-$(VERSION).provenance.json(.minisig) with the archive"
 endif
 
-verify: ## check dist/ as a third party would: with the signature when dist/SHA256SUMS.minisig and SIGN_PUB (or KEY=file.pub) are there
-	$(GO) run ./cmd/catalogkit verify $(if $(KEY),--key $(KEY)) --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
+# The public key make verify checks the signature with: KEY=file.pub, else
+# SIGN_PUB when it was given or derived from SIGN_KEY.
+VERIFY_KEY = $(or $(KEY),$(filter-out .pub,$(SIGN_PUB)))
+
+verify: ## check dist/ as a third party would: with the signature when KEY=file.pub (or SIGN_PUB, or SIGN_KEY's .pub) is given
+	$(GO) run ./cmd/catalogkit verify $(if $(VERIFY_KEY),--key $(VERIFY_KEY)) --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
 
 readme: ## run every command in README.md as printed, in order, in a copy of the checkout (internal/readmetest)
 	CATALOGKIT_README=run $(GO) test -count=1 -timeout 30m -v -run 'TestCommands|TestStatic' ./internal/readmetest/

@@ -40,6 +40,7 @@ func runKeygen(c *cli, args []string) int {
 	if err := pw.check(); err != nil {
 		return c.usageError(hint, "%v", err)
 	}
+	pw.warnReadable(c)
 	for _, p := range []string{*out + sign.SecretKeySuffix, *out + sign.PublicKeySuffix} {
 		if _, err := os.Lstat(p); err == nil {
 			return c.errorf("choose another --out, or move the old key pair away first: keygen never replaces a key", "refusing to overwrite %s", p)
@@ -132,6 +133,14 @@ func (p *passwordFlags) check() error {
 		return errors.New("give at most one of --password-file and --password-fd")
 	}
 	return nil
+}
+
+// warnReadable warns when the password file can be read by other users:
+// the password is as secret as the key it opens.
+func (p *passwordFlags) warnReadable(c *cli) {
+	if fi, err := os.Stat(p.file); p.file != "" && err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
+		fmt.Fprintf(c.stderr, "catalogkit: warning: the password file %s can be read by other users (mode %04o): chmod 600 %s\n", p.file, fi.Mode().Perm(), p.file)
+	}
 }
 
 // source returns where the password comes from; the terminal asks with

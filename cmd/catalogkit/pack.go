@@ -41,6 +41,7 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 	if pw.given() && *keyFile == "" {
 		return c.usageError(hint, "a password is for the secret key of --sign: give --sign KEYFILE too")
 	}
+	pw.warnReadable(c)
 
 	if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
 		if err == nil {

@@ -97,3 +97,24 @@ func TestPackSignMinisign(t *testing.T) {
 		t.Errorf("verify --key of a signature with minisign's default comment: exit %d\n%s", code, report)
 	}
 }
+
+// TestPasswordFileReadable checks that a password file other users can read
+// is warned about, and one only its owner can read is not.
+func TestPasswordFileReadable(t *testing.T) {
+	for _, tt := range []struct {
+		mode os.FileMode
+		warn bool
+	}{{0o600, false}, {0o400, false}, {0o640, true}, {0o644, true}, {0o604, true}} {
+		p := filepath.Join(t.TempDir(), "pw")
+		if err := os.WriteFile(p, []byte("secret\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(p, tt.mode)
+		var stderr bytes.Buffer
+		pw := passwordFlags{file: p, fd: -1}
+		pw.warnReadable(&cli{stderr: &stderr})
+		if got := strings.Contains(stderr.String(), "can be read by other users"); got != tt.warn {
+			t.Errorf("mode %04o: warned %t, want %t (stderr %q)", tt.mode, got, tt.warn, stderr.String())
+		}
+	}
+}

@@ -83,10 +83,12 @@ func runVerify(c *cli, args []string) int {
 	}
 
 	pubs, kerr := keys.load()
-	var pe *os.PathError
+	var ae *archive.Error
 	switch {
-	case errors.As(kerr, &pe):
+	case errors.As(kerr, &ae) && (ae.Code == archive.CodeIO || ae.Code == verify.CodeNotFile):
 		return c.cannotRun("give the public key file (a minisign .pub file) you trust", "cannot read --key: %v", kerr)
+	case errors.As(kerr, &ae):
+		return c.errorf("give the catalogkit public key (a minisign .pub file) you trust", "verification failed at step 1 (hash), nothing read: %v [%s]", kerr, ae.Code)
 	case kerr != nil:
 		return c.errorf("give the catalogkit public key (a minisign .pub file) you trust", "verification failed at step 1 (hash), nothing read: %v", kerr)
 	}
@@ -150,7 +152,7 @@ func runVerify(c *cli, args []string) int {
 		}
 		return c.errorf(h, "verification failed at step %s: %s", f.Step, f.Summary)
 	}
-	return c.errorf("give --sha256, --sums or --rebuild so the tests can run, or --no-exec to skip them", "verification incomplete: the tests did not run because the archive's identity was not checked")
+	return c.errorf("give --key with --sums, --sha256 or --rebuild so that the tests can run, or --no-exec to skip them", "verification incomplete: the tests did not run because the archive's identity was not checked")
 }
 
 // parseWithOneArg parses flags before and after exactly one positional
@@ -205,9 +207,9 @@ func (k *keyFiles) Set(s string) error { k.paths = append(k.paths, s); return ni
 func (k *keyFiles) load() ([]sign.PublicKey, error) {
 	var keys []sign.PublicKey
 	for _, p := range k.paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
+		data, _, rerr := verify.ReadSmall(p, "public key", verify.MaxKey, archive.Code(sign.CodeKeyFormat))
+		if rerr != nil {
+			return nil, rerr
 		}
 		pk, err := sign.ParsePublicKey(p, data)
 		if err != nil {

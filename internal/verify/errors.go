@@ -13,6 +13,11 @@ const (
 	CodeNotFile      archive.Code = "not_regular_file"      // the archive or SHA256SUMS is a FIFO, device or directory
 	CodeNoSignature  archive.Code = "signature_missing"     // --key given but no SHA256SUMS.minisig (or provenance .minisig) beside --sums
 	CodeKeyNeedsSums archive.Code = "key_needs_sums"        // --key given without --sums
+	// CodeProvenanceKey: the provenance is signed by another key than SHA256SUMS.
+	CodeProvenanceKey archive.Code = "PROVENANCE_KEY"
+	// CodeCommentTree (step 4): the files' tree hash is not the one the
+	// signed trusted comment names.
+	CodeCommentTree archive.Code = "TRUSTED_COMMENT_TREE"
 	// A refusal of a signature or provenance keeps package sign's or
 	// provenance's upper-case code (BAD_SIGNATURE, UNKNOWN_KEY, ...).
 )

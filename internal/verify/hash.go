@@ -75,14 +75,16 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 		s.Summary = "archive sha256 " + got + " matches " + label
 	}
 	if v.signer != "" {
-		commit, perr := v.checkProvenance(got)
+		said, perr := v.checkProvenance(got)
 		if perr != nil {
 			v.refused = true
 			return []*archive.Error{perr}
 		}
-		v.rep.SignedBy, v.rep.Commit = v.signer, commit
-		if commit != "" {
-			s.Summary += "; signed provenance names commit " + commit
+		v.rep.SignedBy, v.rep.Commit = v.signer, v.signed.Commit
+		s.Summary += "; " + said
+	} else if v.opts.SumsFile != "" {
+		if _, err := os.Lstat(filepath.Join(filepath.Dir(v.opts.SumsFile), SumsSignature)); err == nil {
+			s.Summary += "; " + SumsSignature + " is beside it but was not checked: give --key with the maintainers' public key"
 		}
 	}
 	if v.opts.Rebuild != nil {
@@ -105,6 +107,8 @@ func (v *verifier) hashStop(s *StepResult) string {
 	switch c := s.Code(); {
 	case v.refused:
 		return "the release's signature or provenance did not check out (" + string(c) + "), so nothing in the archive was extracted or run"
+	case v.rebuild && c == archive.CodeRebuildSource:
+		return "the rebuild's source could not be used (" + string(c) + "), so nothing in the archive was extracted or run"
 	case v.rebuild:
 		return "the archive is not what its source commit packs to (" + string(c) + "), so nothing in it was extracted or run"
 	case c == CodeArchiveHash:

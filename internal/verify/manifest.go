@@ -84,12 +84,18 @@ func (v *verifier) stepManifest(s *StepResult) []*archive.Error {
 	for _, p := range unlisted {
 		problems = append(problems, errf(CodeUnlisted, p, "in the archive but not listed in the manifest"))
 	}
+	if v.signed != nil && m.TreeHash != v.signed.TreeHash {
+		problems = append(problems, errf(CodeCommentTree, mpath, "the files hash to tree %s, but the signature of SHA256SUMS names tree %s: the signer vouched for other contents", m.TreeHash, v.signed.TreeHash))
+	}
 	if len(problems) > 0 {
 		return problems
 	}
 	v.rep.Files = len(m.Files)
 	v.rep.TreeHash = m.TreeHash
 	s.Summary = fmt.Sprintf("hashes match: all %d files listed exactly once with their sha256, none missing, none extra; tree hash %s", len(m.Files), m.TreeHash)
+	if v.signed != nil {
+		s.Summary += ", as the signature names"
+	}
 	return nil
 }
 

@@ -77,14 +77,14 @@ type Rebuild struct {
 // zipdiff explains it from both files' bytes.
 func (v *verifier) stepRebuild() *archive.Error {
 	src := v.opts.Rebuild
-	rb := &Rebuild{Dir: src.Dir, Rev: src.Rev, Why: "as given"}
+	rb := &Rebuild{Dir: src.Dir, Rev: src.Rev, Why: "given as " + src.Dir + "@" + src.Rev}
 	v.rep.Rebuild = rb
 	switch {
 	case src.Rev != "":
 	case v.signed != nil && v.signed.Commit != "":
 		rb.Rev, rb.Why = v.signed.Commit, "the commit the signed trusted comment names"
 	default:
-		rb.Rev, rb.Why = "HEAD", "no @REV given and no signature naming a commit"
+		rb.Rev, rb.Why = "HEAD", "HEAD: no @REV given, and no signature names a commit"
 	}
 	c, err := archive.ResolveCommit(src.Dir, rb.Rev)
 	if err != nil {
@@ -132,11 +132,7 @@ func (v *verifier) stepRebuild() *archive.Error {
 
 // summary is step 1's words for a rebuild that matched.
 func (rb *Rebuild) summary() string {
-	rev := rb.Rev
-	if rev != rb.Commit {
-		rev = fmt.Sprintf("%s (%s)", rb.Commit, rb.Rev)
-	}
-	return fmt.Sprintf("the same %d bytes as commit %s of %s packs to in a clean clone (%s)", rb.Size, rev, rb.Dir, rb.Why)
+	return fmt.Sprintf("the same %d bytes as commit %s of %s packs to in a clean clone (%s)", rb.Size, rb.Commit, rb.Dir, rb.Why)
 }
 
 // writeDiff writes the explanation of a rebuild mismatch, indented under

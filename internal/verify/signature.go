@@ -16,8 +16,14 @@ import (
 // beside it.
 const SumsSignature = "SHA256SUMS.minisig"
 
-// maxSig bounds a signature or provenance file read beside SHA256SUMS.
-const maxSig = 1 << 20
+// The largest signature, provenance statement and public key read: each is
+// far larger than any catalogkit writes (a signature is about 400 bytes, a
+// statement about 2 KiB, a key about 100 bytes), so a bigger file is
+// refused as malformed without being read whole.
+const (
+	maxSig = 4 << 10
+	MaxKey = 4 << 10
+)
 
 // signErr turns a refusal of package sign or provenance into a step-1
 // error, keeping its stable code.
@@ -29,24 +35,24 @@ func signErr(file string, err error) *archive.Error {
 	return &archive.Error{Code: archive.Code(se.Code), Entry: file, Offset: -1, Detail: se.Detail, Err: se.Err}
 }
 
-// readBeside reads a small regular file; missing reports whether it does
-// not exist.
-func readBeside(path string) (data []byte, missing bool, aerr *archive.Error) {
-	f, _, oerr := openRegular(path, "signature file")
+// ReadSmall reads the small regular file at path, what it is for messages
+// ("signature", "provenance statement", "public key"), refusing with
+// tooLarge a file of more than max bytes. Like the archive, it must be a
+// regular file, checked before it is opened, so that a FIFO or a device
+// (/dev/zero) is never read. missing reports whether it does not exist.
+func ReadSmall(path, what string, max int, tooLarge archive.Code) (data []byte, missing bool, aerr *archive.Error) {
+	f, _, oerr := openRegular(path, what)
 	if oerr != nil {
 		var pe *os.PathError
-		if errors.As(oerr.Err, &pe) && os.IsNotExist(pe) {
-			return nil, true, oerr
-		}
-		return nil, false, oerr
+		return nil, errors.As(oerr.Err, &pe) && os.IsNotExist(pe), oerr
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSig+1))
+	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
 	if err != nil {
-		return nil, false, ioErr(path, "cannot read", err)
+		return nil, false, ioErr(path, "cannot read the "+what, err)
 	}
-	if len(data) > maxSig {
-		return nil, false, errf(CodeSumsSyntax, path, "larger than 1 MiB")
+	if len(data) > max {
+		return nil, false, errf(tooLarge, path, "the %s is larger than %d bytes: not a file catalogkit or minisign writes", what, max)
 	}
 	return data, false, nil
 }
@@ -68,7 +74,7 @@ func archiveVersion(name string) string {
 // version.
 func (v *verifier) checkSumsSignature(sums []byte) *archive.Error {
 	sigPath := filepath.Join(filepath.Dir(v.opts.SumsFile), SumsSignature)
-	sig, missing, aerr := readBeside(sigPath)
+	sig, missing, aerr := ReadSmall(sigPath, "signature", maxSig, archive.Code(sign.CodeSigFormat))
 	if missing {
 		return errf(CodeNoSignature, sigPath, "no signature beside %s: download %s from the release page (a --key needs it)", v.opts.SumsFile, SumsSignature)
 	}
@@ -80,6 +86,9 @@ func (v *verifier) checkSumsSignature(sums []byte) *archive.Error {
 		return signErr(sigPath, err)
 	}
 	name := filepath.Base(v.rep.Archive)
+	if archiveVersion(name) == "" {
+		return errf(archive.Code(sign.CodeVersionMismatch), name, "not named catalogkit-<version>.zip, so the version the signature names (%q) cannot be checked against it: give the archive under its published name", got.Comment.Version)
+	}
 	if err := got.Comment.Check("SHA256SUMS", archiveVersion(name)); err != nil {
 		return signErr(sigPath, err)
 	}
@@ -88,23 +97,21 @@ func (v *verifier) checkSumsSignature(sums []byte) *archive.Error {
 }
 
 // checkProvenance checks the provenance statement and its signature if they
-// are beside the sums file, once the archive's sha256 is known. Absent, it
-// returns "", nil; present, the commit it names.
+// are beside the sums file, once the archive's sha256 is known. It must be
+// signed by the key that signed SHA256SUMS, and name the commit and tree
+// hash that signature's trusted comment names. It returns what step 1
+// says of it.
 func (v *verifier) checkProvenance(sha string) (string, *archive.Error) {
 	name := filepath.Base(v.rep.Archive)
-	ver := archiveVersion(name)
-	if ver == "" {
-		return "", nil
-	}
-	p := filepath.Join(filepath.Dir(v.opts.SumsFile), provenance.Name(ver))
-	stmt, missing, aerr := readBeside(p)
+	p := filepath.Join(filepath.Dir(v.opts.SumsFile), provenance.Name(archiveVersion(name)))
+	stmt, missing, aerr := ReadSmall(p, "provenance statement", provenance.MaxSize, archive.Code(provenance.CodeFormat))
 	if missing {
-		return "", nil
+		return "signed comment names commit " + v.signed.Commit + " (no provenance statement beside " + filepath.Base(v.opts.SumsFile) + ")", nil
 	}
 	if aerr != nil {
 		return "", aerr
 	}
-	sig, missing, aerr := readBeside(p + ".minisig")
+	sig, missing, aerr := ReadSmall(p+".minisig", "signature", maxSig, archive.Code(sign.CodeSigFormat))
 	if missing {
 		return "", errf(CodeNoSignature, p+".minisig", "the provenance statement is not signed: download its .minisig from the release page")
 	}
@@ -115,5 +122,12 @@ func (v *verifier) checkProvenance(sha string) (string, *archive.Error) {
 	if err != nil {
 		return "", signErr(p, err)
 	}
-	return got.Commit, nil
+	switch {
+	case got.KeyID != v.signer:
+		return "", errf(CodeProvenanceKey, p, "signed by key %s, but SHA256SUMS by key %s: a release is signed by one key", got.KeyID, v.signer)
+	case got.Commit != v.signed.Commit || got.TreeHash != v.signed.TreeHash:
+		return "", errf(archive.Code(provenance.CodeCommentMismatch), p, "names commit %s and tree %s, but the signature of SHA256SUMS names commit %s and tree %s",
+			got.Commit, got.TreeHash, v.signed.Commit, v.signed.TreeHash)
+	}
+	return "signed provenance names commit " + got.Commit, nil
 }

@@ -85,7 +85,7 @@ func copyDir(t *testing.T, src string) string {
 // its stable code, and nothing is extracted or run.
 func TestSignedSums(t *testing.T) {
 	key, pub := testKey(t)
-	_, otherPub := testKey(t)
+	otherKey, otherPub := testKey(t)
 	dist := signedRelease(t, goodFiles(), key)
 	zip := archive.ArchiveName(testVersion)
 	prov := archive.ProvenanceName(testVersion)
@@ -117,6 +117,30 @@ func TestSignedSums(t *testing.T) {
 			write(t, filepath.Join(dir, archive.SumsSigName), sig)
 		}
 	}
+	// signed returns the trusted comment of the signature file sig in dir.
+	signed := func(t *testing.T, dir, file string) sign.Comment {
+		t.Helper()
+		v, err := sign.Verify(read(t, filepath.Join(dir, file)), read(t, filepath.Join(dir, file+archive.SigSuffix)), []sign.PublicKey{pub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Comment
+	}
+	resignWith := func(k *sign.SecretKey, file string, edit func(*sign.Comment)) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			c := signed(t, dir, file)
+			edit(&c)
+			sig, err := sign.Sign(k, read(t, filepath.Join(dir, file)), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, filepath.Join(dir, file+archive.SigSuffix), sig)
+		}
+	}
+	noProvenance := func(t *testing.T, dir string) {
+		os.Remove(filepath.Join(dir, prov))
+		os.Remove(filepath.Join(dir, prov+archive.SigSuffix))
+	}
 	good := sign.Comment{File: archive.SumsName, Version: testVersion, TreeHash: "h1:" + base64.StdEncoding.EncodeToString(make([]byte, 32)), Commit: testInputs().Commit}
 	lie := good
 	lie.Version = "9.9.9"
@@ -129,6 +153,8 @@ func TestSignedSums(t *testing.T) {
 		mutate func(t *testing.T, dir string)
 		keys   []sign.PublicKey
 		code   archive.Code // "" when step 1 must pass
+		step   string       // the step that fails with code: step 1 unless set
+		rename string       // the archive's name in the folder, if not its own
 	}{
 		{name: "signed", reason: "the release as packed", keys: []sign.PublicKey{pub}},
 		{name: "one-of-two-keys", reason: "--key is repeatable: one matching key is enough", keys: []sign.PublicKey{otherPub, pub}},
@@ -207,6 +233,47 @@ func TestSignedSums(t *testing.T) {
 			keys:   []sign.PublicKey{pub}, code: CodeNoSignature,
 		},
 		{
+			name: "provenance-by-another-key", reason: "the provenance signed by another of the given keys than SHA256SUMS",
+			mutate: resignWith(otherKey, prov, func(*sign.Comment) {}),
+			keys:   []sign.PublicKey{pub, otherPub}, code: CodeProvenanceKey,
+		},
+		{
+			name: "sums-comment-names-another-commit", reason: "SHA256SUMS signed with another commit than the provenance names",
+			mutate: resignWith(key, archive.SumsName, func(c *sign.Comment) { c.Commit = strings.Repeat("d", 40) }),
+			keys:   []sign.PublicKey{pub}, code: archive.Code(provenance.CodeCommentMismatch),
+		},
+		{
+			name: "sums-comment-names-another-tree", reason: "SHA256SUMS signed with another tree hash than the archive's files have, with no provenance to compare",
+			mutate: func(t *testing.T, dir string) {
+				noProvenance(t, dir)
+				resignWith(key, archive.SumsName, func(c *sign.Comment) { c.TreeHash = good.TreeHash })(t, dir)
+			},
+			keys: []sign.PublicKey{pub}, code: CodeCommentTree, step: StepManifest,
+		},
+		{
+			name: "renamed-archive", reason: "the archive under another name than catalogkit-<version>.zip",
+			mutate: func(t *testing.T, dir string) {
+				c := signed(t, dir, archive.SumsName)
+				os.Rename(filepath.Join(dir, zip), filepath.Join(dir, "release.zip"))
+				p := filepath.Join(dir, archive.SumsName)
+				sums := bytes.Replace(read(t, p), []byte(zip), []byte("release.zip"), 1)
+				sig, err := sign.Sign(key, sums, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				write(t, p, sums)
+				write(t, p+archive.SigSuffix, sig)
+			},
+			rename: "release.zip", keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeVersionMismatch),
+		},
+		{
+			name: "signature-too-large", reason: "a signature file far larger than any minisign writes",
+			mutate: func(t *testing.T, dir string) {
+				write(t, filepath.Join(dir, archive.SumsSigName), bytes.Repeat([]byte("A"), 5000))
+			},
+			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeSigFormat),
+		},
+		{
 			name: "provenance-edited", reason: "the statement's commit changed after signing",
 			mutate: func(t *testing.T, dir string) {
 				p := filepath.Join(dir, prov)
@@ -222,7 +289,11 @@ func TestSignedSums(t *testing.T) {
 				tt.mutate(t, dir)
 			}
 			tmp := t.TempDir()
-			rep := Verify(context.Background(), filepath.Join(dir, zip), Options{
+			name := zip
+			if tt.rename != "" {
+				name = tt.rename
+			}
+			rep := Verify(context.Background(), filepath.Join(dir, name), Options{
 				SumsFile: filepath.Join(dir, archive.SumsName), Keys: tt.keys, TempDir: tmp,
 				// A signed release would re-run its tests; the gate is
 				// checked in TestTrustGate.
@@ -243,13 +314,20 @@ func TestSignedSums(t *testing.T) {
 				}
 				return
 			}
-			if hash.Status != Failed || stepCode(hash) != StepHash+"/"+string(tt.code) {
-				t.Fatalf("%s: step 1 %s with %q, want failed with %s:\n%s", tt.reason, hash.Status, stepCode(hash), tt.code, text(rep))
+			step := StepHash
+			if tt.step != "" {
+				step = tt.step
 			}
-			for _, s := range rep.Steps[1:] {
-				if s.Status != NotRun {
+			failed := rep.FailedStep()
+			if failed == nil || stepCode(failed) != step+"/"+string(tt.code) {
+				t.Fatalf("%s: %q, want step %s failed with %s:\n%s", tt.reason, stepCode(failed), step, tt.code, text(rep))
+			}
+			later := false
+			for _, s := range rep.Steps {
+				if later && s.Status != NotRun {
 					t.Errorf("step %s: %s, want not run after a refused signature", s.Step, s.Status)
 				}
+				later = later || s == failed
 			}
 			if l := listing(t, tmp); len(l) != 1 {
 				t.Errorf("something was written: %q", l)
