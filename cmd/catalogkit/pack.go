@@ -67,6 +67,9 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 			return c.cannotRun("sign from the git checkout the release is made of; pack without --sign for an extracted release", "cannot sign: %v", err)
 		}
 		opts.Sign = provenance.Signer(key, in)
+		if !in.Clean {
+			fmt.Fprintf(c.stderr, "catalogkit: note: %s has changed or untracked files outside the release (git status shows them): the signed provenance will say checkoutClean false\n", *dir)
+		}
 	}
 	err := archive.CheckCheckout(*dir)
 	var res *archive.Result

@@ -10,7 +10,12 @@
 //     for reading (a FIFO or a device is refused, never read), and at most
 //     4 GiB, checked before hashing: no archive of this format is larger.
 //     Without an expected value the step is not run and the report says the
-//     archive's identity was not checked.
+//     archive's identity was not checked. With Options.Keys, the signature
+//     of SHA256SUMS and the provenance are checked first (signature.go).
+//     With Options.Rebuild (rebuild.go), a commit of the user's own git
+//     checkout is packed in a clean clone and the archive must be exactly
+//     those bytes; a mismatch is explained by package zipdiff from the two
+//     files, with nothing extracted.
 //  2. parse (parse.go): [archive.NewReader]'s strict, bounded parse, then
 //     every entry decompressed on all cores with its size and CRC-32 checked
 //     while it streams.
@@ -30,8 +35,10 @@
 //     packages of the extracted tree, offline, requiring exactly the expected
 //     case ids to have run and passed, and the records test too. This runs
 //     code from the archive with the user's permissions, so it runs only
-//     after steps 1 to 5 passed (step 1 included: an archive whose identity
-//     was not checked is never executed).
+//     after steps 1 to 5 passed, and only when the archive's identity came
+//     from something the user gave: a signature by a key, a typed SHA-256,
+//     a matching rebuild, or an explicit Options.Exec (an unsigned
+//     SHA256SUMS is integrity, not identity).
 //
 // The steps are a table (steps in verify.go): a name, the function, and what
 // skips it; a step that fails stops the later ones, which are reported as

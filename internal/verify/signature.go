@@ -129,5 +129,8 @@ func (v *verifier) checkProvenance(sha string) (string, *archive.Error) {
 		return "", errf(archive.Code(provenance.CodeCommentMismatch), p, "names commit %s and tree %s, but the signature of SHA256SUMS names commit %s and tree %s",
 			got.Commit, got.TreeHash, v.signed.Commit, v.signed.TreeHash)
 	}
+	if !got.Clean {
+		return "signed provenance names commit " + got.Commit + ", packed from a checkout that was not clean (git status showed changed or untracked files outside the release)", nil
+	}
 	return "signed provenance names commit " + got.Commit, nil
 }
