@@ -45,14 +45,19 @@ signing-key: # before the long tests: a SIGN_KEY that is set must exist, with it
 	@$(if $(SIGN_KEY),test -f "$(SIGN_KEY)" || { echo "make: SIGN_KEY=$(SIGN_KEY): no such file (give the secret key catalogkit keygen wrote, or unset SIGN_KEY for an unsigned release)" >&2; exit 2; })
 	@$(if $(SIGN_KEY),test -f "$(SIGN_PUB)" || { echo "make: $(SIGN_PUB): no such file (give SIGN_PUB=the public key of SIGN_KEY)" >&2; exit 2; })
 
-dist: signing-key ## records check, pack into dist/, verify (what release does after the tests); signed when SIGN_KEY is set
+# In a git checkout, the fresh build is also rebuilt from a clean clone of
+# its commit and compared byte for byte (verify --rebuild): the release does
+# not depend on anything of this machine's but the commit.
+REBUILD = $(if $(wildcard .git),--rebuild .)
+
+dist: signing-key ## records check, pack into dist/, verify (what release does after the tests), rebuilding it from a clean clone; signed when SIGN_KEY is set
 	$(GO) run ./cmd/catalogkit records --check
 	$(GO) run ./cmd/catalogkit pack --out dist $(SIGN_FLAGS)
 ifeq ($(SIGN_KEY),)
-	$(GO) run ./cmd/catalogkit verify --sha256 $$(sha256sum dist/catalogkit-$(VERSION).zip | cut -d" " -f1) dist/catalogkit-$(VERSION).zip
+	$(GO) run ./cmd/catalogkit verify --sha256 $$(sha256sum dist/catalogkit-$(VERSION).zip | cut -d" " -f1) $(REBUILD) dist/catalogkit-$(VERSION).zip
 	@echo "release NOT signed: 'make release SIGN_KEY=path/to/catalogkit.key' signs it (dist/SIGNING.md says how to make and keep the key)"
 else
-	$(GO) run ./cmd/catalogkit verify --key $(SIGN_PUB) --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
+	$(GO) run ./cmd/catalogkit verify --key $(SIGN_PUB) --sums dist/SHA256SUMS $(REBUILD) dist/catalogkit-$(VERSION).zip
 	@echo "release signed with $(SIGN_KEY): publish dist/SHA256SUMS.minisig and dist/catalogkit-$(VERSION).provenance.json(.minisig) with the archive"
 endif
 

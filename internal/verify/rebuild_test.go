@@ -45,16 +45,8 @@ func commitFiles(t *testing.T, dir string, files []tfile) string {
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		gitIn(t, dir, "-c", "init.defaultBranch=main", "init", "-q")
 	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.path))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		mode := os.FileMode(0o644)
-		if f.exec {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, f.data, mode); err != nil {
-			t.Fatal(err)
-		}
+	if err := writeTree(dir, files); err != nil {
+		t.Fatal(err)
 	}
 	gitIn(t, dir, "add", "-A")
 	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "commit")

@@ -50,12 +50,8 @@ func testInputs() provenance.Inputs {
 func signedRelease(t *testing.T, files []tfile, key *sign.SecretKey) string {
 	t.Helper()
 	tree := t.TempDir()
-	for _, f := range files {
-		p := filepath.Join(tree, filepath.FromSlash(f.path))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, f.data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := writeTree(tree, files); err != nil {
+		t.Fatal(err)
 	}
 	dist := t.TempDir()
 	if _, err := archive.WriteRelease(context.Background(), tree, dist, archive.Options{Sign: provenance.Signer(key, testInputs())}); err != nil {

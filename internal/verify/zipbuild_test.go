@@ -101,22 +101,32 @@ func packTree(files []tfile) []byte {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.path))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		mode := fs.FileMode(0o644)
-		if f.exec {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, f.data, mode); err != nil {
-			panic(err)
-		}
+	if err := writeTree(dir, files); err != nil {
+		panic(err)
 	}
 	var b bytes.Buffer
 	if _, err := archive.Pack(context.Background(), dir, &b, archive.Options{}); err != nil {
 		panic(err)
 	}
 	return b.Bytes()
+}
+
+// writeTree writes files under dir, 0755 where exec is set, else 0644.
+func writeTree(dir string, files []tfile) error {
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		mode := fs.FileMode(0o644)
+		if f.exec {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, f.data, mode); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // fromBytes splits a canonical archive into entries that tests can mutate
