@@ -37,7 +37,7 @@ func runVerify(c *cli, args []string) int {
 	keep := fs.String("keep", "", "extract into `DIR` and leave it there (DIR must not exist or be empty)")
 	var keys keyFiles
 	fs.Var(&keys, "key", "a minisign public key `PUBFILE` you trust (repeatable): SHA256SUMS.minisig beside --sums must be signed by one, checked before the archive is read")
-	rebuild := fs.String("rebuild", "", "also pack commit REV (default: the one the signature names, else HEAD) of your own git checkout `DIR[@REV]` in a clean clone, and require the archive to be exactly those bytes (an identity that needs no key)")
+	rebuild := fs.String("rebuild", "", "rebuild from `DIR[@REV]`: pack commit REV (default: the one the signature names, else HEAD) of your own git checkout DIR in a clean clone, and require the archive to be exactly those bytes (an identity that needs no key)")
 	exec := fs.Bool("exec", false, "re-run the archive's tests even when only an unsigned --sums file vouches for it (runs code whose author was not checked)")
 	noExec := fs.Bool("no-exec", false, "do not re-run the archive's tests (the step is reported as not run)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
