@@ -23,6 +23,15 @@ import (
 // user, a broken repository), the check refuses with [CodeGitFailed] and
 // git's own words rather than pack files it could not check.
 func CheckCheckout(dir string) error {
+	return checkCheckout(dir, nil)
+}
+
+// checkCheckout is CheckCheckout with git run in the environment env (nil:
+// this process's, less gitLocation).
+func checkCheckout(dir string, env []string) error {
+	git := func(dir string, args ...string) ([]byte, error) {
+		return runGit(context.Background(), env, dir, args...)
+	}
 	if _, err := os.Lstat(filepath.Join(dir, ".git")); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err != nil {

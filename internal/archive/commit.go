@@ -68,7 +68,10 @@ func PackCommit(ctx context.Context, c Commit, scratch string, w io.Writer, opts
 			return nil, Errorf(CodeRebuildSource, c.Repo, "cannot make a clean checkout of commit %s: %v", c.Hash, err)
 		}
 	}
-	if err := CheckCheckout(tree); err != nil {
+	// The clean-checkout check runs with the same isolated git: a user's
+	// filter or core.fsmonitor must neither run nor make the fresh clone
+	// look changed.
+	if err := checkCheckout(tree, isolated()); err != nil {
 		return nil, err
 	}
 	return Pack(ctx, tree, w, opts)

@@ -109,6 +109,8 @@ func (v *verifier) hashStop(s *StepResult) string {
 		return "the release's signature or provenance did not check out (" + string(c) + "), so nothing in the archive was extracted or run"
 	case v.rebuild && c == archive.CodeRebuildSource:
 		return "the rebuild's source could not be used (" + string(c) + "), so nothing in the archive was extracted or run"
+	case v.rebuild && c == CodeRebuildRefused:
+		return "the rebuild's commit is not a tree the packager accepts (" + string(c) + "), so nothing in the archive was extracted or run"
 	case v.rebuild:
 		return "the archive is not what its source commit packs to (" + string(c) + "), so nothing in it was extracted or run"
 	case c == CodeArchiveHash:

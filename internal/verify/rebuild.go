@@ -31,22 +31,31 @@ type RebuildSource struct {
 // ParseRebuild splits the --rebuild argument DIR[@REV]. An argument that is
 // an existing folder as a whole is DIR, even with an "@" in it; otherwise
 // DIR is the longest part before an "@" that is a folder, and REV the rest,
-// which may hold "@" itself (HEAD@{1}).
+// which may hold "@" itself (HEAD@{1}). When the whole argument and a part
+// before an "@" are both folders, it is ambiguous and refused: DIR/ names
+// the folder, DIR/@REV the commit.
 func ParseRebuild(arg string) (RebuildSource, error) {
 	isDir := func(p string) bool {
 		fi, err := os.Stat(p)
 		return err == nil && fi.IsDir()
 	}
-	if isDir(arg) {
-		return RebuildSource{Dir: arg}, nil
+	whole := isDir(arg)
+	if whole && strings.HasSuffix(arg, "/") {
+		return RebuildSource{Dir: arg}, nil // a path ending in / is a folder
 	}
 	for i := strings.LastIndex(arg, "@"); i > 0; i = strings.LastIndex(arg[:i], "@") {
 		if dir, rev := arg[:i], arg[i+1:]; isDir(dir) {
+			if whole {
+				return RebuildSource{}, fmt.Errorf("--rebuild %q is ambiguous: both %q and %q are folders; write %q for the folder, or %q for the commit", arg, arg, dir, arg+"/", dir+"/@"+rev)
+			}
 			if rev == "" {
 				return RebuildSource{}, fmt.Errorf("--rebuild %q: nothing after the @: give DIR or DIR@REV (a commit, branch or tag)", arg)
 			}
 			return RebuildSource{Dir: dir, Rev: rev}, nil
 		}
+	}
+	if whole {
+		return RebuildSource{Dir: arg}, nil
 	}
 	dir, _, _ := strings.Cut(arg, "@")
 	return RebuildSource{}, fmt.Errorf("--rebuild %q: %q is not a folder: give your own git checkout of catalogkit, as DIR or DIR@REV", arg, dir)
@@ -126,8 +135,12 @@ func (v *verifier) stepRebuild() *archive.Error {
 		d.B.Name = "rebuild of " + shortHash(c.Hash)
 		rb.Diff = d
 	}
-	return errf(CodeRebuildMismatch, filepath.Base(v.rep.Archive), "not the bytes commit %s of %s packs to: the archive has %d bytes, sha256 %s; the rebuild %s has %d bytes, sha256 %s",
-		c.Hash, src.Dir, v.rep.Size, v.rep.SHA256, res.Name, rb.Size, rb.SHA256)
+	signedNote := ""
+	if v.signed != nil && v.signed.Commit != c.Hash {
+		signedNote = fmt.Sprintf(" (the signature names commit %s)", v.signed.Commit)
+	}
+	return errf(CodeRebuildMismatch, filepath.Base(v.rep.Archive), "not the bytes commit %s of %s packs to%s: the archive has %d bytes, sha256 %s; the rebuild has %d bytes, sha256 %s",
+		c.Hash, src.Dir, signedNote, v.rep.Size, v.rep.SHA256, rb.Size, rb.SHA256)
 }
 
 // summary is step 1's words for a rebuild that matched.

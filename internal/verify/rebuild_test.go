@@ -157,8 +157,17 @@ func TestRebuildIsolated(t *testing.T) {
 	src := t.TempDir()
 	commitFiles(t, src, goodFiles())
 	sb := releaseOf(t, src)
-	cfg := filepath.Join(t.TempDir(), "gitconfig")
-	if err := os.WriteFile(cfg, []byte("[core]\n\tautocrlf = true\n\teol = crlf\n"), 0o644); err != nil {
+	cfgDir := t.TempDir()
+	cfg, attrs, ran := filepath.Join(cfgDir, "gitconfig"), filepath.Join(cfgDir, "attributes"), filepath.Join(cfgDir, "fsmonitor-ran")
+	if err := os.WriteFile(attrs, []byte("* filter=evil\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// autocrlf would turn every LF into CR LF; the clean filter would make
+	// every file of the fresh clone look changed; fsmonitor would run a
+	// command of the user's configuration.
+	config := "[core]\n\tautocrlf = true\n\teol = crlf\n\tattributesFile = " + attrs +
+		"\n\tfsmonitor = touch " + ran + "; exit 1\n[filter \"evil\"]\n\tclean = tr a b\n"
+	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	other := t.TempDir()
@@ -168,6 +177,9 @@ func TestRebuildIsolated(t *testing.T) {
 	rep := Verify(context.Background(), sb.archive, Options{Rebuild: &RebuildSource{Dir: src}, TempDir: sb.tmp, NoExec: true})
 	if !rep.OK() {
 		t.Fatalf("the machine's git settings changed the rebuild:\n%s", text(rep))
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Errorf("the user's core.fsmonitor command ran during the rebuild")
 	}
 }
 
@@ -207,6 +219,9 @@ func TestParseRebuild(t *testing.T) {
 	dir := t.TempDir()
 	at := filepath.Join(dir, "a@b")
 	os.Mkdir(at, 0o755)
+	// Both x and x@main are folders: x@main could be either.
+	os.Mkdir(filepath.Join(dir, "x"), 0o755)
+	os.Mkdir(filepath.Join(dir, "x@main"), 0o755)
 	for _, tt := range []struct {
 		arg     string
 		want    RebuildSource
@@ -218,6 +233,10 @@ func TestParseRebuild(t *testing.T) {
 		{arg: at, want: RebuildSource{Dir: at}},
 		{arg: at + "@main", want: RebuildSource{Dir: at, Rev: "main"}},
 		{arg: dir + "@", wantErr: "nothing after the @"},
+		{arg: filepath.Join(dir, "x@main"), wantErr: "is ambiguous"},
+		{arg: filepath.Join(dir, "x@main") + "/", want: RebuildSource{Dir: filepath.Join(dir, "x@main") + "/"}},
+		{arg: filepath.Join(dir, "x") + "/@main", want: RebuildSource{Dir: filepath.Join(dir, "x") + "/", Rev: "main"}},
+		{arg: filepath.Join(dir, "b@c"), wantErr: "is not a folder"},
 		{arg: filepath.Join(dir, "missing"), wantErr: "is not a folder"},
 	} {
 		got, err := ParseRebuild(tt.arg)
