@@ -1,8 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
+	"flag"
 
 	"github.com/catalogkit/catalogkit/internal/zipdiff"
 )
@@ -18,18 +18,18 @@ func runDiff(c *cli, args []string) int {
 	asJSON := fset.Bool("json", false, "print the report as JSON")
 	lim := zipdiff.DefaultLimits
 	fset.Int64Var(&lim.MaxArchiveSize, "max-size", lim.MaxArchiveSize, "most bytes an archive may have")
-	code, ok := c.parse(fset, args, true)
+	paths, code, ok := parseWithArgs(c, fset, args)
 	if !ok {
 		return code
 	}
 	hint := "run 'catalogkit diff -h' for usage"
 	switch {
-	case fset.NArg() != 2:
-		return c.usageError(hint, "diff needs two archives, A.zip and B.zip; got %d argument(s)", fset.NArg())
+	case len(paths) != 2:
+		return c.usageError(hint, "diff needs two archives, A.zip and B.zip; got %d argument(s)", len(paths))
 	case lim.MaxArchiveSize <= 0:
 		return c.usageError(hint, "--max-size must be positive")
 	}
-	rep, err := zipdiff.DiffFiles(fset.Arg(0), fset.Arg(1), lim)
+	rep, err := zipdiff.DiffFiles(paths[0], paths[1], lim)
 	if err != nil {
 		h := ""
 		var ze *zipdiff.Error
@@ -37,6 +37,8 @@ func runDiff(c *cli, args []string) int {
 			switch ze.Code {
 			case zipdiff.CodeNotZip, zipdiff.CodeTruncated, zipdiff.CodeCorrupt:
 				h = "diff compares two ZIP archives: if this one was downloaded, download it again"
+			case zipdiff.CodeTrailing:
+				h = "something appended bytes to this archive after its end: it is not the file a packager wrote"
 			case zipdiff.CodeTooLarge:
 				h = "raise --max-size if you mean to compare archives this large"
 			}
@@ -45,9 +47,7 @@ func runDiff(c *cli, args []string) int {
 		return 3
 	}
 	if *asJSON {
-		enc := json.NewEncoder(c.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := rep.WriteJSON(c.stdout); err != nil {
 			c.printError("", "failed to write the report: %v", err)
 			return 3
 		}
@@ -58,4 +58,27 @@ func runDiff(c *cli, args []string) int {
 		return 0
 	}
 	return 1
+}
+
+// parseWithArgs parses flags before, between and after the positional
+// arguments, so that "diff --json A B", "diff A --json B" and "diff A B
+// --json" all work (as parseWithOneArg does for verify's one argument). An
+// argument after "--" is positional whatever it looks like.
+func parseWithArgs(c *cli, fs *flag.FlagSet, args []string) ([]string, int, bool) {
+	var paths []string
+	for {
+		code, ok := c.parse(fs, args, true)
+		if !ok {
+			return nil, code, false
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(paths, rest...), 0, true
+		}
+		if len(rest) == 0 {
+			return paths, 0, true
+		}
+		paths = append(paths, rest[0])
+		args = rest[1:]
+	}
 }

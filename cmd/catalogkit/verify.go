@@ -142,9 +142,9 @@ func runVerify(c *cli, args []string) int {
 			c.printError("give your own git checkout of catalogkit as --rebuild DIR or DIR@REV, with the commit fetched (git fetch --tags)", "could not verify: %s", f.Summary)
 			return 3
 		case verify.CodeRebuildMismatch:
-			h = "the archive is not what that commit packs to: the lines above say how they differ; check that DIR@REV is the release's commit and that this catalogkit's compressor version is the manifest's (catalogkit version)"
+			h = "the archive is not what that commit packs to: the report says how they differ (rebuild.diff with --json); check that DIR@REV is the release's commit and that this catalogkit's compressor version is the manifest's (catalogkit version)"
 		case verify.CodeRebuildRefused:
-			h = "that commit is not a packable release tree: check that DIR@REV is the release's commit"
+			h = "that commit is not a packable release tree: check that DIR is a clone of catalogkit and REV the release's commit"
 		case verify.CodeArchiveHash:
 			h = "the archive is not the published one: download it again from the release page"
 		case archive.CodeTooManyEntries, archive.CodeFileTooLarge, archive.CodeTotalTooLarge, archive.CodeRatio:

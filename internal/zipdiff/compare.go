@@ -1,13 +1,14 @@
 package zipdiff
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
+	"unicode/utf8"
 )
 
 // A Kind classifies a difference.
@@ -17,23 +18,33 @@ const (
 	KindArchive    Kind = "archive"    // a field of the archive as a whole
 	KindRemoved    Kind = "removed"    // an entry only in A
 	KindAdded      Kind = "added"      // an entry only in B
+	KindDuplicate  Kind = "duplicate"  // a name given to another number of entries
 	KindOrder      Kind = "order"      // the common entries in another order
 	KindContent    Kind = "content"    // other uncompressed bytes
 	KindUnreadable Kind = "unreadable" // content that could not be read on one side
+	KindData       Kind = "data"       // other stored bytes, the content not compared
 	KindMode       Kind = "mode"       // other Unix mode
 	KindMethod     Kind = "method"     // other compression method
 	KindCompressed Kind = "compressed" // same content and method, other compressed bytes
-	KindHeader     Kind = "header"     // another header field
+	KindHeader     Kind = "header"     // another header or data descriptor field
 )
 
-// A Difference is one reason two archives differ.
+// A Difference is one reason two archives differ. Its strings are as the
+// archives have them, except that a name that is not UTF-8 shows each
+// invalid byte as \xff (EntryHex then has its bytes); [Report.WriteText]
+// escapes every control character.
 type Difference struct {
-	Kind  Kind     `json:"kind"`
-	Entry string   `json:"entry,omitempty"` // the entry's name
-	Field string   `json:"field,omitempty"` // for header and archive differences
-	A     string   `json:"a,omitempty"`     // the value in A
-	B     string   `json:"b,omitempty"`     // the value in B
-	Diff  []string `json:"diff,omitempty"`  // a line diff of text content, unified format
+	Kind     Kind   `json:"kind"`
+	Entry    string `json:"entry,omitempty"`     // the entry's name
+	EntryHex string `json:"entry_hex,omitempty"` // the name's bytes in hex, when they are not UTF-8
+	// Occurrence numbers the entries of a name that more than one entry
+	// has, from 1, in central directory order; 0 for a name given once.
+	Occurrence int      `json:"occurrence,omitempty"`
+	Field      string   `json:"field,omitempty"` // for header, archive and order differences
+	A          string   `json:"a,omitempty"`     // the value in A
+	B          string   `json:"b,omitempty"`     // the value in B
+	Note       string   `json:"note,omitempty"`  // what else is known: why content was not compared, whose compressor made the bytes
+	Diff       []string `json:"diff,omitempty"`  // a line diff of text content, unified format
 }
 
 // A Summary describes one archive.
@@ -43,73 +54,106 @@ type Summary struct {
 	Entries int    `json:"entries"`
 }
 
+// maxDifferences bounds the differences a report lists; past it they are
+// counted in Omitted.
+const maxDifferences = 1 << 17
+
+// maxRecompress bounds the content bytes of one report that are deflated
+// again to see whose compressor made an entry's compressed bytes.
+const maxRecompress = 64 << 20
+
 // A Report is the result of comparing two archives.
 type Report struct {
 	A           Summary      `json:"a"`
 	B           Summary      `json:"b"`
 	Identical   bool         `json:"identical"`
-	Differences []Difference `json:"differences"`
+	Differences []Difference `json:"differences"` // never nil: [] when there are none
+	// Omitted counts the differences found past the first 131072, which
+	// are not listed.
+	Omitted int `json:"omitted,omitempty"`
 	// FirstDiff is the offset of the first byte that differs (or where the
 	// shorter file ends), -1 when the files are identical.
 	FirstDiff int64 `json:"first_diff"`
 	// FirstDiffIn says which structure of A (or of B, past A's end) holds
 	// FirstDiff.
 	FirstDiffIn string `json:"first_diff_in,omitempty"`
+	// common is the number of entries both archives have, for grouping.
+	common int
 }
 
 // DiffFiles reads the archives at pathA and pathB within lim and compares
-// them. Its error is an *[Error] when either cannot be read.
+// them. Its error is an *[Error] when either cannot be read. When the two
+// files have the same bytes it reads no entry's data.
 func DiffFiles(pathA, pathB string, lim Limits) (*Report, error) {
-	a, err := ReadFile(pathA, lim)
+	fa, sizeA, err := openFile(pathA)
 	if err != nil {
 		return nil, err
 	}
-	b, err := ReadFile(pathB, lim)
+	defer fa.Close()
+	fb, sizeB, err := openFile(pathB)
+	if err != nil {
+		return nil, err
+	}
+	defer fb.Close()
+	a, err := Read(pathA, fa, sizeA, lim)
+	if err != nil {
+		return nil, err
+	}
+	off, err := firstDifference(pathA, fa, sizeA, pathB, fb, sizeB)
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 {
+		return &Report{
+			A:         Summary{pathA, sizeA, len(a.Entries)},
+			B:         Summary{pathB, sizeB, len(a.Entries)},
+			Identical: true, Differences: []Difference{}, FirstDiff: -1,
+		}, nil
+	}
+	b, err := Read(pathB, fb, sizeB, lim)
 	if err != nil {
 		return nil, err
 	}
 	rep := Compare(a, b)
-	off, err := firstDifference(pathA, pathB)
-	if err != nil {
-		return nil, err
-	}
-	rep.FirstDiff, rep.Identical = off, off < 0
-	switch {
-	case off < 0:
-	case off < a.Size:
+	rep.FirstDiff = off
+	if off < a.Size {
 		rep.FirstDiffIn = "A's " + a.Where(off)
-	default:
+	} else {
 		rep.FirstDiffIn = "B's " + b.Where(off) + " (A ends before it)"
 	}
 	return rep, nil
 }
 
+func openFile(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, &Error{File: path, Code: CodeIO, Offset: -1, Detail: "cannot open", Err: unwrapPath(err)}
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, &Error{File: path, Code: CodeIO, Offset: -1, Detail: "cannot stat", Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, &Error{File: path, Code: CodeIO, Offset: -1, Detail: "not a regular file"}
+	}
+	return f, fi.Size(), nil
+}
+
 // firstDifference returns the offset of the first differing byte of two
 // files, or -1 if they are equal.
-func firstDifference(pathA, pathB string) (int64, error) {
-	open := func(p string) (*os.File, error) {
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, &Error{File: p, Code: CodeIO, Offset: -1, Detail: "cannot open", Err: unwrapPath(err)}
+func firstDifference(pathA string, fa io.ReaderAt, sizeA int64, pathB string, fb io.ReaderAt, sizeB int64) (int64, error) {
+	bufA, bufB := make([]byte, 64<<10), make([]byte, 64<<10)
+	for off := int64(0); ; {
+		na, errA := fa.ReadAt(bufA[:min(int64(len(bufA)), max(sizeA-off, 0))], off)
+		nb, errB := fb.ReadAt(bufB[:min(int64(len(bufB)), max(sizeB-off, 0))], off)
+		if errA != nil && errA != io.EOF {
+			return 0, &Error{File: pathA, Code: CodeIO, Offset: off, Detail: "cannot read", Err: errA}
 		}
-		return f, nil
-	}
-	fa, err := open(pathA)
-	if err != nil {
-		return 0, err
-	}
-	defer fa.Close()
-	fb, err := open(pathB)
-	if err != nil {
-		return 0, err
-	}
-	defer fb.Close()
-	ra, rb := bufio.NewReaderSize(fa, 64<<10), bufio.NewReaderSize(fb, 64<<10)
-	var off int64
-	bufA, bufB := make([]byte, 32<<10), make([]byte, 32<<10)
-	for {
-		na, errA := io.ReadFull(ra, bufA)
-		nb, errB := io.ReadFull(rb, bufB)
+		if errB != nil && errB != io.EOF {
+			return 0, &Error{File: pathB, Code: CodeIO, Offset: off, Detail: "cannot read", Err: errB}
+		}
 		n := min(na, nb)
 		if i := firstMismatch(bufA[:n], bufB[:n]); i >= 0 {
 			return off + int64(i), nil
@@ -117,21 +161,17 @@ func firstDifference(pathA, pathB string) (int64, error) {
 		if na != nb {
 			return off + int64(n), nil
 		}
-		off += int64(n)
-		endA, endB := errA == io.EOF || errA == io.ErrUnexpectedEOF, errB == io.EOF || errB == io.ErrUnexpectedEOF
-		if errA != nil && !endA {
-			return 0, &Error{File: pathA, Code: CodeIO, Offset: off, Detail: "cannot read", Err: errA}
-		}
-		if errB != nil && !endB {
-			return 0, &Error{File: pathB, Code: CodeIO, Offset: off, Detail: "cannot read", Err: errB}
-		}
-		if endA || endB {
+		if n == 0 {
 			return -1, nil
 		}
+		off += int64(n)
 	}
 }
 
 func firstMismatch(a, b []byte) int {
+	if bytes.Equal(a, b) {
+		return -1
+	}
 	for i := range a {
 		if a[i] != b[i] {
 			return i
@@ -143,32 +183,63 @@ func firstMismatch(a, b []byte) int {
 // Where names the structure of the archive that holds byte offset off.
 func (a *Archive) Where(off int64) string {
 	for _, e := range a.Entries {
-		name := strconv.Quote(e.Central.Name)
+		name := quote(e.Central.Name)
 		switch {
 		case off >= e.HeaderAt && off < e.HeaderAt+localLen:
-			return fmt.Sprintf("local header of entry %d %s, byte %d of its fixed fields (%s)", e.Index, name, off-e.HeaderAt, localField(off-e.HeaderAt))
+			return fmt.Sprintf("local header of entry %d %s, byte %d of its fixed fields (%s)", e.Index, name, off-e.HeaderAt, fieldAt(localFields, off-e.HeaderAt))
 		case off >= e.HeaderAt+localLen && off < e.DataAt:
 			return fmt.Sprintf("local header of entry %d %s (name or extra field)", e.Index, name)
-		case off >= e.DataAt && off < e.DataEnd:
-			return fmt.Sprintf("data of entry %d %s, byte %d of %d", e.Index, name, off-e.DataAt, e.DataEnd-e.DataAt)
+		case off >= e.DataAt && off < e.DescAt:
+			return fmt.Sprintf("data of entry %d %s, byte %d of %d", e.Index, name, off-e.DataAt, e.DescAt-e.DataAt)
+		case off >= e.DescAt && off < e.DataEnd:
+			i := off - e.DescAt
+			if e.Descriptor == nil || !e.Descriptor.Signature {
+				i += 4
+			}
+			return fmt.Sprintf("data descriptor of entry %d %s, byte %d of %d (%s)", e.Index, name, off-e.DescAt, e.DataEnd-e.DescAt, fieldAt(descFields, i))
+		}
+	}
+	for _, e := range a.Entries {
+		if off >= e.CentralAt && off < e.CentralAt+centralLen {
+			return fmt.Sprintf("central directory record of entry %d %s, byte %d of its fixed fields (%s)", e.Index, quote(e.Central.Name), off-e.CentralAt, fieldAt(centralFields, off-e.CentralAt))
+		}
+		if end := e.CentralAt + centralLen + int64(len(e.Central.Name)+len(e.Central.Extra)+len(e.Central.Comment)); off >= e.CentralAt && off < end {
+			return fmt.Sprintf("central directory record of entry %d %s (name, extra field or comment)", e.Index, quote(e.Central.Name))
 		}
 	}
 	switch {
 	case off >= a.CentralAt && off < a.CentralAt+a.CentralSize:
 		return fmt.Sprintf("central directory, byte %d of %d", off-a.CentralAt, a.CentralSize)
+	case off >= a.EndAt && off < a.EndAt+endLen:
+		return fmt.Sprintf("end of central directory record, byte %d (%s)", off-a.EndAt, fieldAt(endFields, off-a.EndAt))
 	case off >= a.EndAt:
-		return fmt.Sprintf("end of central directory record, byte %d", off-a.EndAt)
+		return fmt.Sprintf("archive comment, byte %d", off-a.EndAt-endLen)
+	case off < a.Prefix:
+		return fmt.Sprintf("bytes before the first entry, byte %d of %d", off, a.Prefix)
 	}
 	return "bytes outside every entry"
 }
 
-// localField names the fixed local header field at byte i.
-func localField(i int64) string {
-	fields := []struct {
-		end  int64
-		name string
-	}{{4, "signature"}, {6, "version needed"}, {8, "flags"}, {10, "method"}, {12, "time"}, {14, "date"},
+type field struct {
+	end  int64
+	name string
+}
+
+var (
+	localFields = []field{{4, "signature"}, {6, "version needed"}, {8, "flags"}, {10, "method"}, {12, "time"}, {14, "date"},
 		{18, "CRC-32"}, {22, "compressed size"}, {26, "size"}, {28, "name length"}, {30, "extra length"}}
+	centralFields = []field{{4, "signature"}, {6, "version made by"}, {8, "version needed"}, {10, "flags"}, {12, "method"},
+		{14, "time"}, {16, "date"}, {20, "CRC-32"}, {24, "compressed size"}, {28, "size"}, {30, "name length"},
+		{32, "extra length"}, {34, "comment length"}, {36, "disk number start"}, {38, "internal attributes"},
+		{42, "external attributes"}, {46, "local header offset"}}
+	descFields = []field{{4, "signature"}, {8, "CRC-32"}, {12, "compressed size"}, {16, "size"}}
+	endFields  = []field{{4, "signature"}, {6, "disk number"}, {8, "disk with the central directory"},
+		{10, "entries on this disk"}, {12, "entries"}, {16, "central directory size"}, {20, "central directory offset"},
+		{22, "comment length"}}
+)
+
+// fieldAt names the field at byte i of a fixed layout.
+func fieldAt(fields []field, i int64) string {
 	for _, f := range fields {
 		if i < f.end {
 			return f.name
@@ -177,80 +248,238 @@ func localField(i int64) string {
 	return ""
 }
 
-// Compare lists the differences between a and b (see the package
-// documentation for the order). It does not compare bytes: DiffFiles sets
-// Identical and FirstDiff.
-func Compare(a, b *Archive) *Report {
-	rep := &Report{
-		A:         Summary{a.Name, a.Size, len(a.Entries)},
-		B:         Summary{b.Name, b.Size, len(b.Entries)},
-		FirstDiff: -1,
-	}
-	add := func(d Difference) { rep.Differences = append(rep.Differences, d) }
-	archiveField := func(field, va, vb string) {
-		if va != vb {
-			add(Difference{Kind: KindArchive, Field: field, A: va, B: vb})
-		}
-	}
-	archiveField("size", fmt.Sprint(a.Size), fmt.Sprint(b.Size))
-	archiveField("entries", fmt.Sprint(len(a.Entries)), fmt.Sprint(len(b.Entries)))
-	archiveField("comment", strconv.Quote(a.Comment), strconv.Quote(b.Comment))
-	archiveField("bytes before the first entry", fmt.Sprint(a.Prefix), fmt.Sprint(b.Prefix))
-	archiveField("unused byte ranges", gaps(a.Gaps), gaps(b.Gaps))
-
-	keysA, byA := index(a)
-	keysB, byB := index(b)
-	for _, k := range keysA {
-		if byB[k] == nil {
-			add(Difference{Kind: KindRemoved, Entry: byA[k].Central.Name})
-		}
-	}
-	for _, k := range keysB {
-		if byA[k] == nil {
-			add(Difference{Kind: KindAdded, Entry: byB[k].Central.Name})
-		}
-	}
-	var commonA, commonB []string
-	for _, k := range keysA {
-		if byB[k] != nil {
-			commonA = append(commonA, k)
-		}
-	}
-	for _, k := range keysB {
-		if byA[k] != nil {
-			commonB = append(commonB, k)
-		}
-	}
-	for i := range commonA {
-		if commonA[i] != commonB[i] {
-			add(Difference{Kind: KindOrder, Field: fmt.Sprintf("position %d of the entries both have", i),
-				A: byA[commonA[i]].Central.Name, B: byB[commonB[i]].Central.Name})
-			break
-		}
-	}
-	for _, k := range commonA {
-		for _, d := range compareEntries(byA[k], byB[k]) {
-			add(d)
-		}
-	}
-	return rep
+// comparer holds what comparing two archives reuses and the budgets of the
+// report.
+type comparer struct {
+	a, b       *Archive
+	ra, rb     reader
+	rc         recompressor
+	rep        *Report
+	diffs      int               // entries given a line diff
+	diffLines  int               // lines of line diff kept
+	recompress int64             // content bytes that may still be deflated again
+	strings    map[string]string // see intern
+	chunks     [][]Difference    // see add
+	count      int
 }
 
-// index keys entries by name, a repeated name getting its occurrence number.
-func index(a *Archive) ([]string, map[string]*Entry) {
-	keys := make([]string, 0, len(a.Entries))
-	by := make(map[string]*Entry, len(a.Entries))
-	seen := map[string]int{}
-	for _, e := range a.Entries {
-		k := e.Central.Name
-		if n := seen[k]; n > 0 {
-			k = fmt.Sprintf("%s\x00%d", k, n)
-		}
-		seen[e.Central.Name]++
-		keys = append(keys, k)
-		by[k] = e
+// Compare lists the differences between a and b (see the package
+// documentation for the order), reading the entries' contents a pair at a
+// time. It does not compare bytes: DiffFiles sets Identical and FirstDiff.
+func Compare(a, b *Archive) *Report {
+	c := &comparer{a: a, b: b, recompress: maxRecompress, rep: &Report{
+		A:           Summary{a.Name, a.Size, len(a.Entries)},
+		B:           Summary{b.Name, b.Size, len(b.Entries)},
+		Differences: []Difference{},
+		FirstDiff:   -1,
+	}}
+	c.archive()
+	c.duplicates()
+	byB := make(map[entryKey]*Entry, len(b.Entries))
+	for _, e := range b.Entries {
+		byB[keyOfEntry(e)] = e
 	}
-	return keys, by
+	for _, e := range a.Entries {
+		if b.names[e.Central.Name] == 0 {
+			c.add(c.entryDiff(Difference{Kind: KindRemoved}, e))
+		}
+	}
+	for _, e := range b.Entries {
+		if a.names[e.Central.Name] == 0 {
+			c.add(c.entryDiff(Difference{Kind: KindAdded}, e))
+		}
+	}
+	// The entries both have, in the order of each; an entry of a name the
+	// other archive has fewer of is in the duplicate difference.
+	var commonA, commonB []*Entry
+	for _, e := range a.Entries {
+		if e.Occurrence <= b.names[e.Central.Name] {
+			commonA = append(commonA, e)
+		}
+	}
+	for _, e := range b.Entries {
+		if e.Occurrence <= a.names[e.Central.Name] {
+			commonB = append(commonB, e)
+		}
+	}
+	c.rep.common = len(commonA)
+	c.order(commonA, commonB)
+	for _, e := range commonA {
+		c.compareEntries(e, byB[keyOfEntry(e)])
+	}
+	if c.count > 0 {
+		c.rep.Differences = c.differences()
+	}
+	return c.rep
+}
+
+// An entryKey is a name and which of the entries of that name.
+type entryKey struct {
+	name string
+	occ  int
+}
+
+func keyOfEntry(e *Entry) entryKey { return entryKey{e.Central.Name, e.Occurrence} }
+
+// add adds d to the report. The differences are kept in chunks, made into
+// one slice at the end, rather than in a slice that grows: with the copies
+// growing makes, that would allocate about five times the final size.
+func (c *comparer) add(d Difference) {
+	if c.count >= maxDifferences {
+		c.rep.Omitted++
+		return
+	}
+	d.Field, d.A, d.B, d.Note = c.intern(d.Field), c.intern(d.A), c.intern(d.B), c.intern(d.Note)
+	if n := len(c.chunks); n == 0 || len(c.chunks[n-1]) == cap(c.chunks[n-1]) {
+		c.chunks = append(c.chunks, make([]Difference, 0, min(1<<10<<len(c.chunks), 1<<12)))
+	}
+	last := &c.chunks[len(c.chunks)-1]
+	*last = append(*last, d)
+	c.count++
+}
+
+// differences returns the differences added, in one slice.
+func (c *comparer) differences() []Difference {
+	if len(c.chunks) == 1 {
+		return c.chunks[0]
+	}
+	out := make([]Difference, 0, c.count)
+	for _, ch := range c.chunks {
+		out = append(out, ch...)
+	}
+	return out
+}
+
+// intern returns one copy of each of the first maxInterned values that
+// differences repeat (a field changed the same way on every entry).
+func (c *comparer) intern(s string) string {
+	if s == "" {
+		return s
+	}
+	if v, ok := c.strings[s]; ok {
+		return v
+	}
+	if c.strings == nil {
+		c.strings = map[string]string{}
+	}
+	if len(c.strings) < maxInterned {
+		c.strings[s] = s
+	}
+	return s
+}
+
+const maxInterned = 1 << 12
+
+// entryDiff fills in d's entry: its name as shown, and which of the entries
+// of that name it is.
+func (c *comparer) entryDiff(d Difference, e *Entry) Difference {
+	name := e.Central.Name
+	d.Entry = displayName(name)
+	if !utf8.ValidString(name) {
+		d.EntryHex = hex.EncodeToString([]byte(name))
+	}
+	if c.a.names[name] > 1 || c.b.names[name] > 1 {
+		d.Occurrence = e.Occurrence
+	}
+	return d
+}
+
+// archive compares the archive-level fields.
+func (c *comparer) archive() {
+	a, b := c.a, c.b
+	field := func(name, va, vb string) {
+		if va != vb {
+			c.add(Difference{Kind: KindArchive, Field: name, A: va, B: vb})
+		}
+	}
+	field("size", fmt.Sprint(a.Size), fmt.Sprint(b.Size))
+	field("entries", fmt.Sprint(len(a.Entries)), fmt.Sprint(len(b.Entries)))
+	field("comment", quote(a.Comment), quote(b.Comment))
+	field("bytes before the first entry", fmt.Sprint(a.Prefix), fmt.Sprint(b.Prefix))
+	if a.Prefix == b.Prefix && a.Prefix > 0 {
+		ha, oka := a.hashRange(&c.ra, []Gap{{0, a.Prefix}})
+		hb, okb := b.hashRange(&c.rb, []Gap{{0, b.Prefix}})
+		if oka && okb && ha != hb {
+			field("bytes before the first entry differ", fmt.Sprintf("%d bytes, sha256 %s", a.Prefix, short(ha)), fmt.Sprintf("%d bytes, sha256 %s", b.Prefix, short(hb)))
+		}
+	}
+	field("unused byte ranges", gaps(a.Gaps), gaps(b.Gaps))
+	if gaps(a.Gaps) == gaps(b.Gaps) && len(a.Gaps) > 0 {
+		ha, oka := a.hashRange(&c.ra, a.Gaps)
+		hb, okb := b.hashRange(&c.rb, b.Gaps)
+		if oka && okb && ha != hb {
+			field("unused bytes differ", "sha256 "+short(ha), "sha256 "+short(hb))
+		}
+	}
+	field("entries overlapping another's bytes", overlaps(a), overlaps(b))
+}
+
+// overlaps describes the entries of a whose bytes overlap another's.
+func overlaps(a *Archive) string {
+	if a.Overlapping == 0 {
+		return "none"
+	}
+	for _, e := range a.Entries {
+		if e.Overlaps >= 0 {
+			o := a.Entries[e.Overlaps]
+			return fmt.Sprintf("%d (the first: entry %d %s overlaps entry %d %s): their content is not read", a.Overlapping, e.Index, quote(e.Central.Name), o.Index, quote(o.Central.Name))
+		}
+	}
+	return fmt.Sprint(a.Overlapping)
+}
+
+// duplicates lists the names given to another number of entries in A than
+// in B, when either gives it to more than one.
+func (c *comparer) duplicates() {
+	seen := map[string]bool{}
+	for _, arch := range []*Archive{c.a, c.b} {
+		for _, e := range arch.Entries {
+			name := e.Central.Name
+			na, nb := c.a.names[name], c.b.names[name]
+			if seen[name] || na == nb || (na < 2 && nb < 2) {
+				continue
+			}
+			seen[name] = true
+			d := c.entryDiff(Difference{Kind: KindDuplicate, A: plural(na, "entry"), B: plural(nb, "entry")}, e)
+			d.Occurrence = 0
+			c.add(d)
+		}
+	}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if noun == "entry" {
+		return fmt.Sprintf("%d entries", n)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// order reports the first position where the common entries' order
+// differs: in the central directory, else in the file (the local headers).
+func (c *comparer) order(commonA, commonB []*Entry) {
+	for i := range commonA {
+		if keyOfEntry(commonA[i]) != keyOfEntry(commonB[i]) {
+			c.add(Difference{Kind: KindOrder, Field: fmt.Sprintf("position %d of the entries both have", i),
+				A: displayName(commonA[i].Central.Name), B: displayName(commonB[i].Central.Name)})
+			return
+		}
+	}
+	inFile := func(entries []*Entry) []*Entry {
+		out := append([]*Entry(nil), entries...)
+		sort.SliceStable(out, func(i, j int) bool { return out[i].HeaderAt < out[j].HeaderAt })
+		return out
+	}
+	fa, fb := inFile(commonA), inFile(commonB)
+	for i := range fa {
+		if keyOfEntry(fa[i]) != keyOfEntry(fb[i]) {
+			c.add(Difference{Kind: KindOrder, Field: fmt.Sprintf("position %d in the file (local headers) of the entries both have", i),
+				A: displayName(fa[i].Central.Name), B: displayName(fb[i].Central.Name)})
+			return
+		}
+	}
 }
 
 func gaps(g []Gap) string {
@@ -271,69 +500,200 @@ func gaps(g []Gap) string {
 	return b.String()
 }
 
-// compareEntries lists the differences between two entries of one name.
-func compareEntries(ea, eb *Entry) []Difference {
-	var out []Difference
-	name := ea.Central.Name
-	ca, cb := ea.Content, eb.Content
-	contentDiffers := false
-	switch {
-	case ca.Err != "" || cb.Err != "":
-		if ca.Err != cb.Err {
-			out = append(out, Difference{Kind: KindUnreadable, Entry: name, A: orOK(ca.Err), B: orOK(cb.Err)})
+func short(sum [32]byte) string { return hex.EncodeToString(sum[:6]) }
+
+// compareEntries lists the differences between two entries of one name,
+// reading their contents (and dropping them) as it goes.
+func (c *comparer) compareEntries(ea, eb *Entry) {
+	ha, hb := ea.Central, eb.Central
+	add := func(d Difference) { c.add(c.entryDiff(d, ea)) }
+
+	sa, sb := c.a.hashStored(&c.ra, ea), c.b.hashStored(&c.rb, eb)
+	storedBoth := sa.Err == "" && sb.Err == ""
+	storedDiffers := storedBoth && sa.SHA256 != sb.SHA256
+	methodDiffers := ha.Method != hb.Method
+	sameDecoding := ha.Method == hb.Method && ha.Flags&1 == hb.Flags&1 && ha.CRC32 == hb.CRC32 && ha.Size == hb.Size && ha.CompressedSize == hb.CompressedSize
+
+	contentDiffers := false                              // both read, other bytes: sizes and CRC-32 are implied
+	compressedShown := false                             // a difference shows the compressed sizes
+	if !(storedBoth && !storedDiffers && sameDecoding) { // else the same bytes decode the same
+		// Deflate A's content again as catalogkit's packager would, when
+		// that can tell whose compressor made other compressed bytes.
+		check := storedDiffers && ha.Method == 8 && hb.Method == 8 && ha.CRC32 == hb.CRC32 && ha.Size == hb.Size
+		var also io.Writer
+		if check && int64(ha.Size) <= c.recompress {
+			c.rc.reset()
+			also = &c.rc
 		}
-		contentDiffers = ca.CompressedSHA256 != cb.CompressedSHA256
-	case ca.SHA256 != cb.SHA256:
-		contentDiffers = true
-		d := Difference{Kind: KindContent, Entry: name,
-			A: fmt.Sprintf("%d bytes, sha256 %s", ca.Size, hex.EncodeToString(ca.SHA256[:6])),
-			B: fmt.Sprintf("%d bytes, sha256 %s", cb.Size, hex.EncodeToString(cb.SHA256[:6]))}
-		if ca.IsText && cb.IsText {
-			d.Diff = lineDiff(ca.Text, cb.Text)
+		ca := c.a.readContent(&c.ra, ea, also)
+		var rsum [32]byte
+		rn := int64(-1)
+		if also != nil {
+			rsum, rn = c.rc.sum()
+			c.recompress -= ca.Size
 		}
-		out = append(out, d)
+		cb := c.b.readContent(&c.rb, eb, nil)
+		switch {
+		case ca.Err == "" && cb.Err == "" && ca.SHA256 != cb.SHA256:
+			contentDiffers = true
+			d := Difference{Kind: KindContent,
+				A: fmt.Sprintf("%d bytes, sha256 %s", ca.Size, short(ca.SHA256)),
+				B: fmt.Sprintf("%d bytes, sha256 %s", cb.Size, short(cb.SHA256))}
+			if ca.IsText && cb.IsText {
+				if c.diffs < maxReportDiffs && c.diffLines < maxReportLines {
+					d.Diff = lineDiff(ca.Text, cb.Text)
+					c.diffs++
+					c.diffLines += len(d.Diff)
+				} else {
+					d.Note = fmt.Sprintf("no line diff: the report already has %d line diffs, %d lines", c.diffs, c.diffLines)
+				}
+			}
+			add(d)
+		case ca.Err == "" && cb.Err == "":
+			// The same content: other compressed bytes, or headers.
+			if storedDiffers && !methodDiffers {
+				compressedShown = true
+				d := Difference{Kind: KindCompressed,
+					A: fmt.Sprintf("%d bytes, sha256 %s", ha.CompressedSize, short(sa.SHA256)),
+					B: fmt.Sprintf("%d bytes, sha256 %s", hb.CompressedSize, short(sb.SHA256))}
+				switch {
+				case ha.Method != 8:
+				case rn >= 0:
+					d.Note = verdict(rsum, rn, sa.SHA256, int64(ha.CompressedSize), sb.SHA256, int64(hb.CompressedSize), ca.Size)
+				case check:
+					d.Note = fmt.Sprintf("not compared with what catalogkit's compressor makes of this content: the report's budget of %d bytes deflated again is spent", maxRecompress)
+				}
+				add(d)
+			}
+		default:
+			if ca.Err != cb.Err {
+				add(Difference{Kind: KindUnreadable, A: orOK(ca.Err), B: orOK(cb.Err)})
+			}
+			// The content was not compared: whether the stored bytes
+			// differ is all that is known of it.
+			if !methodDiffers && (storedDiffers || !storedBoth) {
+				compressedShown = storedBoth
+				d := Difference{Kind: KindData, A: storedText(ha, sa), B: storedText(hb, sb)}
+				if ca.Err == cb.Err {
+					d.Note = "on both sides: " + ca.Err
+				}
+				add(d)
+			}
+		}
 	}
-	if ma, mb := unixMode(ea.Central), unixMode(eb.Central); ma != mb {
-		out = append(out, Difference{Kind: KindMode, Entry: name, A: ma, B: mb})
+	if modeOf(ha) != modeOf(hb) {
+		add(Difference{Kind: KindMode, A: unixMode(ha), B: unixMode(hb)})
 	}
-	methodDiffers := ea.Central.Method != eb.Central.Method
 	if methodDiffers {
-		out = append(out, Difference{Kind: KindMethod, Entry: name,
-			A: fmt.Sprintf("%s, %d bytes compressed", methodName(ea.Central.Method), ea.Central.CompressedSize),
-			B: fmt.Sprintf("%s, %d bytes compressed", methodName(eb.Central.Method), eb.Central.CompressedSize)})
-	} else if !contentDiffers && ca.CompressedSHA256 != cb.CompressedSHA256 {
-		out = append(out, Difference{Kind: KindCompressed, Entry: name,
-			A: fmt.Sprintf("%d bytes, sha256 %s", ea.Central.CompressedSize, hex.EncodeToString(ca.CompressedSHA256[:6])),
-			B: fmt.Sprintf("%d bytes, sha256 %s", eb.Central.CompressedSize, hex.EncodeToString(cb.CompressedSHA256[:6]))})
+		compressedShown = true
+		add(Difference{Kind: KindMethod,
+			A: fmt.Sprintf("%s, %d bytes compressed", methodName(ha.Method), ha.CompressedSize),
+			B: fmt.Sprintf("%s, %d bytes compressed", methodName(hb.Method), hb.CompressedSize)})
 	}
-	// Header fields: implied ones (sizes and CRC of other content, sizes of
-	// another method or compressor) are left out.
-	compressedImplied := contentDiffers || methodDiffers || ca.CompressedSHA256 != cb.CompressedSHA256
+	// Header fields: implied ones (sizes and CRC of other content, the
+	// compressed size a difference above shows) are left out.
+	implied := func(i int) bool {
+		return i == impliedByContent && contentDiffers || i == impliedByCompressed && (contentDiffers || compressedShown)
+	}
+	la, lb := effectiveLocal(ea), effectiveLocal(eb)
+	if (ea.Descriptor == nil) == (eb.Descriptor == nil) {
+		la, lb = ea.Local, eb.Local // compared field by field below
+	}
 	for _, f := range headerFields {
-		if f.implied == impliedByContent && contentDiffers || f.implied == impliedByCompressed && compressedImplied {
+		if implied(f.implied) {
 			continue
 		}
-		if f.name == "method" || f.name == "mode" {
-			continue
-		}
-		va, vb := f.get(&ea.Central), f.get(&eb.Central)
-		la, lb := "", ""
-		if f.local {
-			la, lb = f.get(&ea.Local), f.get(&eb.Local)
+		centralDiffers := f.central && !f.eq(&ea.Central, &eb.Central)
+		localDiffers := f.local && !f.eq(&la, &lb)
+		if f.name == "method" && methodDiffers && la.Method == ha.Method && lb.Method == hb.Method {
+			continue // the local method changed as the central one did
 		}
 		switch {
-		case f.central && f.local && va != vb && la != lb && va == la && vb == lb:
-			out = append(out, Difference{Kind: KindHeader, Entry: name, Field: f.name + " (central and local)", A: va, B: vb})
+		case !centralDiffers && !localDiffers:
+		case centralDiffers && localDiffers && f.eq(&ea.Central, &la) && f.eq(&eb.Central, &lb):
+			add(Difference{Kind: KindHeader, Field: f.name + " (central and local)", A: f.get(&ea.Central), B: f.get(&eb.Central)})
 		default:
-			if f.central && va != vb {
-				out = append(out, Difference{Kind: KindHeader, Entry: name, Field: f.name + " (central)", A: va, B: vb})
+			if centralDiffers {
+				add(Difference{Kind: KindHeader, Field: f.name + " (central)", A: f.get(&ea.Central), B: f.get(&eb.Central)})
 			}
-			if f.local && la != lb {
-				out = append(out, Difference{Kind: KindHeader, Entry: name, Field: f.name + " (local)", A: la, B: lb})
+			if localDiffers {
+				add(Difference{Kind: KindHeader, Field: f.name + " (local)", A: f.get(&la), B: f.get(&lb)})
 			}
 		}
 	}
-	return out
+	da, db := ea.Descriptor, eb.Descriptor
+	switch {
+	case (da == nil) != (db == nil):
+		add(Difference{Kind: KindHeader, Field: "data descriptor", A: descText(ea), B: descText(eb)})
+	case da != nil:
+		for _, f := range descriptorFields {
+			if implied(f.implied) {
+				continue
+			}
+			if va, vb := f.get(da), f.get(db); va != vb {
+				add(Difference{Kind: KindHeader, Field: "data descriptor " + f.name, A: va, B: vb})
+			}
+		}
+	}
+}
+
+// verdict says whose compressed bytes are what catalogkit's packager makes
+// of the content: sum and n are the hash and length of what it makes.
+func verdict(sum [32]byte, n int64, shaA [32]byte, sizeA int64, shaB [32]byte, sizeB int64, size int64) string {
+	if n >= size {
+		return fmt.Sprintf("catalogkit's packager would store this content, not deflate it: its compressor (%s) does not make it smaller", compressorName)
+	}
+	ma, mb := sum == shaA && n == sizeA, sum == shaB && n == sizeB
+	switch {
+	case ma && !mb:
+		return fmt.Sprintf("B's compressed bytes are not what catalogkit's compressor (%s) makes of this content; A's are", compressorName)
+	case mb && !ma:
+		return fmt.Sprintf("A's compressed bytes are not what catalogkit's compressor (%s) makes of this content; B's are", compressorName)
+	}
+	return fmt.Sprintf("neither side's compressed bytes are what catalogkit's compressor (%s) makes of this content", compressorName)
+}
+
+func storedText(h Header, s stored) string {
+	if s.Err != "" {
+		return "stored bytes not read"
+	}
+	return fmt.Sprintf("%d bytes stored, sha256 %s", h.CompressedSize, short(s.SHA256))
+}
+
+// descText describes e's data descriptor.
+func descText(e *Entry) string {
+	d := e.Descriptor
+	if d == nil {
+		return "none"
+	}
+	sig := "no signature"
+	if d.Signature {
+		sig = "signature"
+	}
+	if deferred(e) {
+		return sig + ", the CRC-32 and sizes of the central record (zero in the local header)"
+	}
+	return fmt.Sprintf("%s, CRC-32 %08x, compressed size %d, size %d", sig, d.CRC32, d.CompressedSize, d.Size)
+}
+
+// deferred reports whether e's local header leaves its CRC-32 and sizes to
+// a data descriptor that has the central record's, as a streaming writer
+// does.
+func deferred(e *Entry) bool {
+	d, l, c := e.Descriptor, e.Local, e.Central
+	return d != nil && l.CRC32 == 0 && l.CompressedSize == 0 && l.Size == 0 &&
+		d.CRC32 == c.CRC32 && d.CompressedSize == c.CompressedSize && d.Size == c.Size
+}
+
+// effectiveLocal is e's local header with the CRC-32 and sizes its data
+// descriptor holds, if it defers them: so that an entry streamed with a
+// descriptor and one written without differ in the descriptor alone.
+func effectiveLocal(e *Entry) Header {
+	l := e.Local
+	if deferred(e) {
+		l.CRC32, l.CompressedSize, l.Size = e.Central.CRC32, e.Central.CompressedSize, e.Central.Size
+	}
+	return l
 }
 
 func orOK(s string) string {
@@ -349,31 +709,89 @@ const (
 	impliedByCompressed
 )
 
-// headerFields are the compared fields of central and local headers.
+// headerFields are the compared fields of central and local headers (the
+// mode and the method are differences of their own): eq compares them
+// without formatting, get formats one.
 var headerFields = []struct {
 	name           string
 	central, local bool
 	implied        int
+	eq             func(x, y *Header) bool
 	get            func(*Header) string
 }{
-	{"version made by", true, false, impliedByNothing, func(h *Header) string { return versionMadeBy(h.CreatorVersion) }},
-	{"version needed", true, true, impliedByNothing, func(h *Header) string { return fmt.Sprintf("%d.%d", h.ReaderVersion/10, h.ReaderVersion%10) }},
-	{"flags", true, true, impliedByNothing, func(h *Header) string { return flagNames(h.Flags) }},
-	{"method", true, true, impliedByNothing, func(h *Header) string { return methodName(h.Method) }},
-	{"modified", true, true, impliedByNothing, func(h *Header) string { return dosTime(h.ModDate, h.ModTime) }},
-	{"CRC-32", true, true, impliedByContent, func(h *Header) string { return fmt.Sprintf("%08x", h.CRC32) }},
-	{"size", true, true, impliedByContent, func(h *Header) string { return fmt.Sprint(h.Size) }},
-	{"compressed size", true, true, impliedByCompressed, func(h *Header) string { return fmt.Sprint(h.CompressedSize) }},
-	{"name", false, true, impliedByNothing, func(h *Header) string { return strconv.Quote(h.Name) }},
-	{"extra field", true, true, impliedByNothing, func(h *Header) string { return extra(h.Extra) }},
-	{"comment", true, false, impliedByNothing, func(h *Header) string { return strconv.Quote(h.Comment) }},
-	{"internal attributes", true, false, impliedByNothing, func(h *Header) string { return fmt.Sprintf("%#04x", h.InternalAttrs) }},
-	{"external attributes", true, false, impliedByNothing, func(h *Header) string {
-		if h.CreatorVersion>>8 == 3 {
-			return fmt.Sprintf("%#04x (besides the mode)", h.ExternalAttrs&0xffff) // the mode is its own difference
+	{"version made by", true, false, impliedByNothing,
+		func(x, y *Header) bool { return x.CreatorVersion == y.CreatorVersion },
+		func(h *Header) string { return versionMadeBy(h.CreatorVersion) }},
+	{"version needed", true, true, impliedByNothing,
+		func(x, y *Header) bool { return x.ReaderVersion == y.ReaderVersion },
+		func(h *Header) string { return fmt.Sprintf("%d.%d", h.ReaderVersion/10, h.ReaderVersion%10) }},
+	{"method", false, true, impliedByNothing, // the central one is a difference of its own
+		func(x, y *Header) bool { return x.Method == y.Method },
+		func(h *Header) string { return methodName(h.Method) }},
+	{"flags", true, true, impliedByNothing,
+		func(x, y *Header) bool { return x.Flags == y.Flags },
+		func(h *Header) string { return flagNames(h.Flags) }},
+	{"modified", true, true, impliedByNothing,
+		func(x, y *Header) bool { return x.ModDate == y.ModDate && x.ModTime == y.ModTime },
+		func(h *Header) string { return dosTime(h.ModDate, h.ModTime) }},
+	{"CRC-32", true, true, impliedByContent,
+		func(x, y *Header) bool { return x.CRC32 == y.CRC32 },
+		func(h *Header) string { return fmt.Sprintf("%08x", h.CRC32) }},
+	{"size", true, true, impliedByContent,
+		func(x, y *Header) bool { return x.Size == y.Size },
+		func(h *Header) string { return fmt.Sprint(h.Size) }},
+	{"compressed size", true, true, impliedByCompressed,
+		func(x, y *Header) bool { return x.CompressedSize == y.CompressedSize },
+		func(h *Header) string { return fmt.Sprint(h.CompressedSize) }},
+	{"name", false, true, impliedByNothing,
+		func(x, y *Header) bool { return x.Name == y.Name },
+		func(h *Header) string { return quote(h.Name) }},
+	{"extra field", true, true, impliedByNothing,
+		func(x, y *Header) bool { return bytes.Equal(x.Extra, y.Extra) },
+		func(h *Header) string { return extra(h.Extra) }},
+	{"comment", true, false, impliedByNothing,
+		func(x, y *Header) bool { return x.Comment == y.Comment },
+		func(h *Header) string { return quote(h.Comment) }},
+	{"disk number start", true, false, impliedByNothing,
+		func(x, y *Header) bool { return x.DiskStart == y.DiskStart },
+		func(h *Header) string { return fmt.Sprint(h.DiskStart) }},
+	{"internal attributes", true, false, impliedByNothing,
+		func(x, y *Header) bool { return x.InternalAttrs == y.InternalAttrs },
+		func(h *Header) string { return fmt.Sprintf("%#04x", h.InternalAttrs) }},
+	{"external attributes", true, false, impliedByNothing,
+		func(x, y *Header) bool { return externalAttrs(x) == externalAttrs(y) },
+		func(h *Header) string {
+			if h.CreatorVersion>>8 == 3 {
+				return fmt.Sprintf("%#04x (besides the mode)", externalAttrs(h)) // the mode is its own difference
+			}
+			return fmt.Sprintf("%#08x", externalAttrs(h))
+		}},
+}
+
+// externalAttrs returns the external attributes but for the Unix mode, when
+// there is one.
+func externalAttrs(h *Header) uint32 {
+	if h.CreatorVersion>>8 == 3 {
+		return h.ExternalAttrs & 0xffff
+	}
+	return h.ExternalAttrs
+}
+
+// descriptorFields are the compared fields of data descriptors.
+var descriptorFields = []struct {
+	name    string
+	implied int
+	get     func(*Descriptor) string
+}{
+	{"signature", impliedByNothing, func(d *Descriptor) string {
+		if d.Signature {
+			return "present"
 		}
-		return fmt.Sprintf("%#08x", h.ExternalAttrs)
+		return "none"
 	}},
+	{"CRC-32", impliedByContent, func(d *Descriptor) string { return fmt.Sprintf("%08x", d.CRC32) }},
+	{"compressed size", impliedByCompressed, func(d *Descriptor) string { return fmt.Sprint(d.CompressedSize) }},
+	{"size", impliedByContent, func(d *Descriptor) string { return fmt.Sprint(d.Size) }},
 }
 
 func versionMadeBy(v uint16) string {
@@ -432,6 +850,14 @@ func extra(b []byte) string {
 	return fmt.Sprintf("%d bytes: %s", len(b), hex.EncodeToString(b))
 }
 
+// modeOf returns the Unix mode of a central header, -1 if it has none.
+func modeOf(h Header) int64 {
+	if h.CreatorVersion>>8 != 3 {
+		return -1
+	}
+	return int64(h.ExternalAttrs >> 16)
+}
+
 // unixMode returns the Unix mode of a central header, or a note when the
 // entry was not made on Unix.
 func unixMode(h Header) string {
@@ -440,3 +866,7 @@ func unixMode(h Header) string {
 	}
 	return fmt.Sprintf("%06o", h.ExternalAttrs>>16)
 }
+
+// quote quotes s Go style: every control character, and every byte that
+// is not UTF-8, escaped.
+func quote(s string) string { return strconv.Quote(s) }

@@ -5,59 +5,144 @@ import (
 	"compress/flate"
 	"crypto/sha256"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"unicode/utf8"
+
+	kflate "github.com/klauspost/compress/flate"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-// Content is what reading an entry's data found.
-type Content struct {
-	SHA256           [32]byte // of the uncompressed bytes, if Err is ""
-	Size             int64    // uncompressed bytes read
-	CompressedSHA256 [32]byte // of the stored (compressed) bytes
-	Err              string   // why the content could not be read whole; "" if it was
-	Text             []byte   // the content, if it is UTF-8 text within the text limit
-	IsText           bool
+// content is what reading an entry's data found.
+type content struct {
+	SHA256 [32]byte // of the uncompressed bytes, if Err is ""
+	Size   int64    // uncompressed bytes read
+	Err    string   // why the content could not be read whole; "" if it was
+	// Text is the content if it is UTF-8 text within the text limit. It is
+	// the reader's buffer, valid until the reader's next entry.
+	Text   []byte
+	IsText bool
 }
 
-// reader holds what reading entries reuses: one inflater, one buffer.
+// stored is what hashing an entry's stored (compressed) bytes found.
+type stored struct {
+	SHA256 [32]byte // if Err is ""
+	Err    string   // why they were not read
+}
+
+// reader holds what reading one archive's entries reuses: one inflater, the
+// buffers. Only the entry being compared is held in memory.
 type reader struct {
-	flate io.ReadCloser
-	buf   []byte
+	flate   io.ReadCloser
+	buf     []byte
+	text    bytes.Buffer
+	sha     hash.Hash
+	stored  hash.Hash
+	crc     hash.Hash32
+	section io.SectionReader
 }
 
-// readContent inflates e's data within lim and the remaining total budget.
-func (rd *reader) readContent(r io.ReaderAt, e *Entry, lim Limits, budget *int64) Content {
-	var c Content
-	h := e.Central
-	raw := io.NewSectionReader(r, e.DataAt, int64(h.CompressedSize))
-	zh := sha256.New()
+// hashes returns the reader's hashes, reset.
+func (rd *reader) hashes() (content, stored hash.Hash, crc hash.Hash32) {
+	if rd.sha == nil {
+		rd.sha, rd.stored, rd.crc = sha256.New(), sha256.New(), crc32.NewIEEE()
+	}
+	rd.sha.Reset()
+	rd.stored.Reset()
+	rd.crc.Reset()
+	return rd.sha, rd.stored, rd.crc
+}
+
+// data returns a reader of n bytes of r at off.
+func (rd *reader) data(r io.ReaderAt, off, n int64) *io.SectionReader {
+	rd.section = *io.NewSectionReader(r, off, n)
+	return &rd.section
+}
+
+func (rd *reader) buffer() []byte {
 	if rd.buf == nil {
 		rd.buf = make([]byte, 32<<10)
 	}
-	if _, err := io.CopyBuffer(zh, raw, rd.buf); err != nil {
-		c.Err = fmt.Sprintf("cannot read its data: %v", err)
-		return c
-	}
-	zh.Sum(c.CompressedSHA256[:0])
-	raw.Seek(0, io.SeekStart)
+	return rd.buf
+}
 
-	var src io.Reader
+// overlapErr is the reason an overlapping entry is not read.
+func (a *Archive) overlapErr(e *Entry) string {
+	if s, ok := a.overlapMsg[e.Overlaps]; ok {
+		return s
+	}
+	o := a.Entries[e.Overlaps]
+	s := fmt.Sprintf("its bytes overlap those of entry %d %s: not read", o.Index, quote(o.Central.Name))
+	if a.overlapMsg == nil {
+		a.overlapMsg = map[int]string{}
+	}
+	if len(a.overlapMsg) < 1<<10 {
+		a.overlapMsg[e.Overlaps] = s
+	}
+	return s
+}
+
+// spend takes n bytes from the archive's read budget, or says why not.
+func (a *Archive) spend(n int64) string {
+	if n > a.read {
+		return fmt.Sprintf("not read: the budget of %d bytes read from this archive (twice its size, plus 1 MiB) is spent", readBudget(a.Size))
+	}
+	a.read -= n
+	return ""
+}
+
+// hashStored hashes e's stored bytes, within the read budget.
+func (a *Archive) hashStored(rd *reader, e *Entry) stored {
+	var s stored
+	if e.Overlaps >= 0 {
+		s.Err = a.overlapErr(e)
+		return s
+	}
+	n := int64(e.Central.CompressedSize)
+	if s.Err = a.spend(n); s.Err != "" {
+		return s
+	}
+	_, h, _ := rd.hashes()
+	if _, err := io.CopyBuffer(h, rd.data(a.r, e.DataAt, n), rd.buffer()); err != nil {
+		s.Err = fmt.Sprintf("cannot read its data: %v", err)
+		return s
+	}
+	h.Sum(s.SHA256[:0])
+	return s
+}
+
+// hashRange hashes the bytes from..to of the archive, within the read
+// budget; ok is false if they were not read.
+func (a *Archive) hashRange(rd *reader, ranges []Gap) (sum [32]byte, ok bool) {
+	_, h, _ := rd.hashes()
+	for _, g := range ranges {
+		if a.spend(g.To-g.From) != "" {
+			return sum, false
+		}
+		if _, err := io.CopyBuffer(h, rd.data(a.r, g.From, g.To-g.From), rd.buffer()); err != nil {
+			return sum, false
+		}
+	}
+	h.Sum(sum[:0])
+	return sum, true
+}
+
+// readContent inflates e's data within the archive's limits and budgets,
+// writing the content to also if it is not nil.
+func (a *Archive) readContent(rd *reader, e *Entry, also io.Writer) content {
+	var c content
+	h := e.Central
+	lim := a.lim
 	switch {
+	case e.Overlaps >= 0:
+		c.Err = a.overlapErr(e)
+		return c
 	case h.Flags&0x1 != 0:
 		c.Err = "encrypted: content not compared"
 		return c
-	case h.Method == 0:
-		src = raw
-	case h.Method == 8:
-		if rd.flate == nil {
-			rd.flate = flate.NewReader(raw)
-		} else if err := rd.flate.(flate.Resetter).Reset(raw, nil); err != nil {
-			c.Err = fmt.Sprintf("cannot inflate: %v", err)
-			return c
-		}
-		src = rd.flate
-	default:
+	case h.Method != 0 && h.Method != 8:
 		c.Err = fmt.Sprintf("compression method %d: content not compared", h.Method)
 		return c
 	}
@@ -66,18 +151,37 @@ func (rd *reader) readContent(r io.ReaderAt, e *Entry, lim Limits, budget *int64
 	case want > lim.MaxEntrySize:
 		c.Err = fmt.Sprintf("declared size %d is over the limit of %d bytes: content not compared", want, lim.MaxEntrySize)
 		return c
-	case want > *budget:
-		c.Err = "the archive's total size limit was reached: content not compared"
+	case want > a.left:
+		c.Err = fmt.Sprintf("the limit of %d bytes inflated from this archive was reached: content not compared", lim.MaxTotalSize)
 		return c
 	}
-	sh, crc := sha256.New(), crc32.NewIEEE()
-	w := io.MultiWriter(sh, crc)
-	var text bytes.Buffer
-	if want <= lim.MaxTextSize {
-		w = io.MultiWriter(sh, crc, &text)
+	if err := a.spend(int64(h.CompressedSize)); err != "" {
+		c.Err = "content " + err
+		return c
 	}
-	n, err := io.CopyBuffer(w, io.LimitReader(src, want+1), rd.buf) // never more than declared, plus one byte to notice
-	*budget -= n
+	raw := rd.data(a.r, e.DataAt, int64(h.CompressedSize))
+	var src io.Reader = raw
+	if h.Method == 8 {
+		if rd.flate == nil {
+			rd.flate = flate.NewReader(raw)
+		} else if err := rd.flate.(flate.Resetter).Reset(raw, nil); err != nil {
+			c.Err = fmt.Sprintf("cannot inflate: %v", err)
+			return c
+		}
+		src = rd.flate
+	}
+	sh, _, crc := rd.hashes()
+	ws := []io.Writer{sh, crc}
+	rd.text.Reset()
+	if want <= lim.MaxTextSize {
+		rd.text.Grow(int(want) + 1) // once for the largest text: the buffer is reused
+		ws = append(ws, &rd.text)
+	}
+	if also != nil {
+		ws = append(ws, also)
+	}
+	n, err := io.CopyBuffer(io.MultiWriter(ws...), io.LimitReader(src, want+1), rd.buffer()) // never more than declared, plus one byte to notice
+	a.left -= n
 	c.Size = n
 	switch {
 	case err != nil:
@@ -93,8 +197,8 @@ func (rd *reader) readContent(r io.ReaderAt, e *Entry, lim Limits, budget *int64
 		return c
 	}
 	sh.Sum(c.SHA256[:0])
-	if want <= lim.MaxTextSize && isText(text.Bytes()) {
-		c.Text, c.IsText = text.Bytes(), true
+	if want <= lim.MaxTextSize && isText(rd.text.Bytes()) {
+		c.Text, c.IsText = rd.text.Bytes(), true
 	}
 	return c
 }
@@ -102,4 +206,52 @@ func (rd *reader) readContent(r io.ReaderAt, e *Entry, lim Limits, budget *int64
 // isText reports whether b looks like text: valid UTF-8 with no NUL.
 func isText(b []byte) bool {
 	return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0
+}
+
+// compressorName names the Deflate implementation and level of
+// catalogkit's packager.
+var compressorName = fmt.Sprintf("%s %s, level %d", archive.CompressModule, archive.CompressVersion, archive.FlateLevel)
+
+// recompressor deflates content the way catalogkit's packager does, keeping
+// only the hash and length of the result.
+type recompressor struct {
+	w   *kflate.Writer
+	out countingHash
+}
+
+type countingHash struct {
+	hash.Hash
+	n int64
+}
+
+func (c *countingHash) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.Hash.Write(p)
+}
+
+// reset starts a new content.
+func (rc *recompressor) reset() {
+	if rc.w == nil {
+		rc.out.Hash = sha256.New()
+		w, err := kflate.NewWriter(&rc.out, archive.FlateLevel)
+		if err != nil {
+			panic(err) // FlateLevel is a valid constant
+		}
+		rc.w = w
+	}
+	rc.out.Hash.Reset()
+	rc.out.n = 0
+	rc.w.Reset(&rc.out)
+}
+
+func (rc *recompressor) Write(p []byte) (int, error) { return rc.w.Write(p) }
+
+// sum finishes the content: the hash and length of what catalogkit's
+// packager would store for it.
+func (rc *recompressor) sum() (sum [32]byte, n int64) {
+	if err := rc.w.Close(); err != nil {
+		return sum, -1
+	}
+	rc.out.Sum(sum[:0])
+	return sum, rc.out.n
 }

@@ -16,6 +16,7 @@ const (
 	CodeIO             Code = "IO"
 	CodeNotZip         Code = "NOT_ZIP"
 	CodeTruncated      Code = "TRUNCATED"
+	CodeTrailing       Code = "TRAILING_BYTES" // bytes after the end of central directory record
 	CodeUnsupported    Code = "UNSUPPORTED"
 	CodeTooLarge       Code = "TOO_LARGE"
 	CodeTooManyEntries Code = "TOO_MANY_ENTRIES"
@@ -51,7 +52,7 @@ type Limits struct {
 	MaxEntries     int   // central directory records
 	MaxEntrySize   int64 // uncompressed bytes of one entry that are read and hashed
 	MaxTextSize    int64 // uncompressed bytes of one entry that are kept for a line diff
-	MaxTotalSize   int64 // uncompressed bytes of all entries that are read and hashed
+	MaxTotalSize   int64 // uncompressed bytes of all entries of one archive that are read and hashed
 }
 
 // DefaultLimits are generous for catalogkit's releases (a few MiB).
@@ -69,6 +70,7 @@ const (
 	centralSig    = 0x02014b50
 	endSig        = 0x06054b50
 	zip64LocSig   = 0x07064b50
+	descSig       = 0x08074b50
 	localLen      = 30
 	centralLen    = 46
 	endLen        = 22
@@ -89,23 +91,44 @@ type Header struct {
 	Name           string
 	Extra          []byte
 	Comment        string // central only
+	DiskStart      uint16 // central only: the disk the entry starts on
 	InternalAttrs  uint16 // central only
 	ExternalAttrs  uint32 // central only
 	Offset         uint32 // central only: the local header's offset
 }
 
-// An Entry is one central directory record and the local header it points to.
-type Entry struct {
-	Index    int // position in the central directory
-	Central  Header
-	Local    Header
-	HeaderAt int64 // offset of the local header
-	DataAt   int64 // offset of the compressed data
-	DataEnd  int64 // offset after the compressed data (and a data descriptor, if any)
-	Content  Content
+// A Descriptor is the data descriptor that follows an entry's data when
+// bit 3 of its flags is set.
+type Descriptor struct {
+	Signature      bool // starts with the optional signature 0x08074b50
+	CRC32          uint32
+	CompressedSize uint32
+	Size           uint32
 }
 
-// An Archive is a parsed ZIP file.
+// An Entry is one central directory record and the local header it points to.
+type Entry struct {
+	Index      int   // position in the central directory
+	CentralAt  int64 // offset of its central directory record
+	Central    Header
+	Local      Header
+	HeaderAt   int64       // offset of the local header
+	DataAt     int64       // offset of the compressed data
+	DescAt     int64       // offset of the data descriptor (DataEnd if there is none)
+	DataEnd    int64       // offset after the compressed data and the data descriptor, if any
+	Descriptor *Descriptor // nil unless bit 3 of the flags is set
+	// Overlaps is the index of an entry whose bytes (local header to the
+	// end of the data) overlap this one's, -1 if none: the content of an
+	// overlapping entry is never read, so that many records pointing at
+	// the same data cost no more than one.
+	Overlaps int
+	// Occurrence numbers the entries of one name from 1, in central
+	// directory order.
+	Occurrence int
+}
+
+// An Archive is a parsed ZIP file. Its entries' contents are read when
+// [Compare] needs them, from the reader [Read] was given.
 type Archive struct {
 	Name          string
 	Size          int64
@@ -115,31 +138,28 @@ type Archive struct {
 	CentralSize   int64
 	EndAt         int64     // offset of the end record
 	Prefix        int64     // bytes before the first local header (0 in a clean archive)
-	Gaps          []Gap     // unused byte ranges between entries or before the central directory
+	Gaps          []Gap     // unused byte ranges between entries, in or after the central directory
 	DiskNumbers   [2]uint16 // this disk, disk with the central directory
 	EntriesOnDisk uint16
+	Overlapping   int // entries whose bytes overlap an earlier entry's
+
+	r    io.ReaderAt
+	lim  Limits
+	read int64 // bytes of entry data still allowed to be read (see readBudget)
+	left int64 // uncompressed bytes still allowed to be inflated (MaxTotalSize)
+
+	overlapMsg map[int]string // see overlapErr
+	names      map[string]int // how many entries have each name
 }
+
+// readBudget is how many bytes of entries' data (and of the bytes outside
+// every entry) may be read from an archive of size bytes, counting every
+// reading: twice its size covers hashing each entry's stored bytes once and
+// inflating them once, since overlapping entries are never read.
+func readBudget(size int64) int64 { return 2*size + 1<<20 }
 
 // A Gap is a byte range no structure covers.
 type Gap struct{ From, To int64 }
-
-// ReadFile opens and parses the archive at path, reading each entry's
-// content within lim. The file is closed before it returns.
-func ReadFile(path string, lim Limits) (*Archive, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, &Error{File: path, Code: CodeIO, Offset: -1, Detail: "cannot open", Err: unwrapPath(err)}
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, &Error{File: path, Code: CodeIO, Offset: -1, Detail: "cannot stat", Err: err}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &Error{File: path, Code: CodeIO, Offset: -1, Detail: "not a regular file"}
-	}
-	return Read(path, f, fi.Size(), lim)
-}
 
 func unwrapPath(err error) error {
 	var pe *os.PathError
@@ -149,7 +169,10 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// Read parses the archive of size bytes read from r; name is used in errors.
+// Read parses the structures of the archive of size bytes read from r (end
+// record, central directory, local headers, data descriptors); name is used
+// in errors. It reads no entry's data: r must stay readable while the
+// archive is compared.
 func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 	fail := func(code Code, off int64, format string, args ...any) (*Archive, error) {
 		return nil, &Error{File: name, Code: code, Offset: off, Detail: fmt.Sprintf(format, args...)}
@@ -175,9 +198,12 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 		}
 	}
 	if endRel < 0 {
+		if at, n := trailingEnd(r, tail, size-tailLen); at >= 0 {
+			return fail(CodeTrailing, at, "%d bytes after the end of central directory record: something was appended to the archive (a ZIP archive ends with that record and its comment)", n)
+		}
 		return fail(CodeNotZip, -1, "no end of central directory record: not a ZIP archive, or truncated at the end")
 	}
-	a := &Archive{Name: name, Size: size, EndAt: size - tailLen + int64(endRel)}
+	a := &Archive{Name: name, Size: size, EndAt: size - tailLen + int64(endRel), r: r, lim: lim, read: readBudget(size), left: lim.MaxTotalSize}
 	end := tail[endRel:]
 	a.DiskNumbers = [2]uint16{le16(end[4:]), le16(end[6:])}
 	a.EntriesOnDisk = le16(end[8:])
@@ -208,6 +234,9 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 		return nil, &Error{File: name, Code: CodeIO, Offset: a.CentralAt, Detail: "cannot read the central directory", Err: err}
 	}
 	pos := 0
+	a.Entries = make([]*Entry, 0, count)
+	a.names = make(map[string]int, count)
+	block := make([]Entry, count) // one allocation for all entries
 	for i := 0; i < count; i++ {
 		at := a.CentralAt + int64(pos)
 		if len(cd)-pos < centralLen || le32(cd[pos:]) != centralSig {
@@ -217,108 +246,194 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 		h := Header{
 			CreatorVersion: le16(rec[4:]), ReaderVersion: le16(rec[6:]), Flags: le16(rec[8:]), Method: le16(rec[10:]),
 			ModTime: le16(rec[12:]), ModDate: le16(rec[14:]), CRC32: le32(rec[16:]), CompressedSize: le32(rec[20:]),
-			Size: le32(rec[24:]), InternalAttrs: le16(rec[36:]), ExternalAttrs: le32(rec[38:]), Offset: le32(rec[42:]),
+			Size: le32(rec[24:]), DiskStart: le16(rec[34:]), InternalAttrs: le16(rec[36:]), ExternalAttrs: le32(rec[38:]),
+			Offset: le32(rec[42:]),
 		}
 		n, m, k := int(le16(rec[28:])), int(le16(rec[30:])), int(le16(rec[32:]))
 		if centralLen+n+m+k > len(rec) {
 			return fail(CodeCorrupt, at, "central directory record %d runs past the central directory", i)
 		}
 		h.Name = string(rec[centralLen : centralLen+n])
-		h.Extra = append([]byte(nil), rec[centralLen+n:centralLen+n+m]...)
+		if m > 0 {
+			h.Extra = append([]byte(nil), rec[centralLen+n:centralLen+n+m]...)
+		}
 		h.Comment = string(rec[centralLen+n+m : centralLen+n+m+k])
 		pos += centralLen + n + m + k
 		if h.CompressedSize == 0xffffffff || h.Size == 0xffffffff || h.Offset == 0xffffffff {
-			return fail(CodeUnsupported, at, "entry %q uses ZIP64 sizes", h.Name)
+			return fail(CodeUnsupported, at, "entry %d %s uses ZIP64 sizes", i, quote(h.Name))
 		}
-		e, err := readLocal(name, r, a, i, h)
-		if err != nil {
+		a.names[h.Name]++
+		block[i] = Entry{Index: i, CentralAt: at, Central: h, HeaderAt: int64(h.Offset), Overlaps: -1, Occurrence: a.names[h.Name]}
+		a.Entries = append(a.Entries, &block[i])
+	}
+	// The local headers, in the order of the file: a header that several
+	// records point at is read once.
+	inFile := make([]*Entry, len(a.Entries))
+	copy(inFile, a.Entries)
+	sort.SliceStable(inFile, func(i, j int) bool { return inFile[i].HeaderAt < inFile[j].HeaderAt })
+	lr := localReader{budget: size + 1<<20}
+	var prev *Entry
+	for _, e := range inFile {
+		if err := lr.read(name, r, a, e, prev); err != nil {
 			return nil, err
 		}
-		a.Entries = append(a.Entries, e)
+		prev = e
 	}
 	if pos != len(cd) {
 		a.Gaps = append(a.Gaps, Gap{a.CentralAt + int64(pos), a.CentralAt + a.CentralSize})
 	}
-	a.findGaps()
-	budget := lim.MaxTotalSize
-	var rd reader
-	for _, e := range a.Entries {
-		e.Content = rd.readContent(r, e, lim, &budget)
+	if end := a.CentralAt + a.CentralSize; end < a.EndAt {
+		a.Gaps = append(a.Gaps, Gap{end, a.EndAt})
 	}
+	a.findGaps(inFile)
 	return a, nil
 }
 
-// readLocal reads the local header that central record i points to.
-func readLocal(name string, r io.ReaderAt, a *Archive, i int, h Header) (*Entry, error) {
-	fail := func(code Code, off int64, format string, args ...any) (*Entry, error) {
-		return nil, &Error{File: name, Code: code, Offset: off, Detail: fmt.Sprintf(format, args...)}
-	}
-	at := int64(h.Offset)
-	if at+localLen > a.CentralAt {
-		return fail(CodeCorrupt, at, "the local header of entry %d %q (offset %d) is not before the central directory", i, h.Name, at)
-	}
-	var fixed [localLen]byte
-	if _, err := r.ReadAt(fixed[:], at); err != nil {
-		return nil, &Error{File: name, Code: CodeIO, Offset: at, Detail: "cannot read a local header", Err: err}
-	}
-	if le32(fixed[:]) != localSig {
-		return fail(CodeCorrupt, at, "entry %d %q: no local header signature at its offset", i, h.Name)
-	}
-	l := Header{
-		ReaderVersion: le16(fixed[4:]), Flags: le16(fixed[6:]), Method: le16(fixed[8:]), ModTime: le16(fixed[10:]),
-		ModDate: le16(fixed[12:]), CRC32: le32(fixed[14:]), CompressedSize: le32(fixed[18:]), Size: le32(fixed[22:]),
-	}
-	n, m := int64(le16(fixed[26:])), int64(le16(fixed[28:]))
-	dataAt := at + localLen + n + m
-	if dataAt > a.CentralAt {
-		return fail(CodeCorrupt, at, "entry %d %q: its local header runs into the central directory", i, h.Name)
-	}
-	varPart := make([]byte, n+m)
-	if _, err := r.ReadAt(varPart, at+localLen); err != nil {
-		return nil, &Error{File: name, Code: CodeIO, Offset: at + localLen, Detail: "cannot read a local header", Err: err}
-	}
-	l.Name, l.Extra = string(varPart[:n]), varPart[n:]
-	dataEnd := dataAt + int64(h.CompressedSize)
-	if h.Flags&0x8 != 0 {
-		dataEnd += 12 // a data descriptor: CRC-32 and two sizes, maybe after a signature
-		var sig [4]byte
-		if _, err := r.ReadAt(sig[:], dataAt+int64(h.CompressedSize)); err == nil && le32(sig[:]) == 0x08074b50 {
-			dataEnd += 4
+// trailingEnd looks in tail (the end of the file, starting at file offset
+// base) for an end record followed by more bytes than its comment: the
+// offset of the record and how many bytes follow it and its comment, or -1.
+// The record must be plausible (a central directory before it that starts
+// with a record's signature), so that four stray bytes of data are not
+// taken for one.
+func trailingEnd(r io.ReaderAt, tail []byte, base int64) (int64, int64) {
+	for i := len(tail) - endLen; i >= 0; i-- {
+		if binary.LittleEndian.Uint32(tail[i:]) != endSig {
+			continue
 		}
+		rest := len(tail) - (i + endLen + int(le16(tail[i+20:])))
+		if rest <= 0 {
+			continue
+		}
+		at := base + int64(i)
+		count, cdSize, cdAt := le16(tail[i+10:]), int64(le32(tail[i+12:])), int64(le32(tail[i+16:]))
+		if cdAt+cdSize > at || int64(count)*centralLen > cdSize {
+			continue
+		}
+		if count > 0 {
+			var sig [4]byte
+			if _, err := r.ReadAt(sig[:], cdAt); err != nil || le32(sig[:]) != centralSig {
+				continue
+			}
+		}
+		return at, int64(rest)
 	}
-	if dataEnd > a.CentralAt {
-		return fail(CodeTruncated, dataAt, "entry %d %q: its %d bytes of data run into the central directory", i, h.Name, h.CompressedSize)
-	}
-	return &Entry{Index: i, Central: h, Local: l, HeaderAt: at, DataAt: dataAt, DataEnd: dataEnd}, nil
+	return -1, 0
 }
 
-// findGaps records bytes before the first local header and between entries.
-func (a *Archive) findGaps() {
-	var spans []Gap
-	for _, e := range a.Entries {
-		spans = append(spans, Gap{e.HeaderAt, e.DataEnd})
+// localReader reads local headers, refusing local headers that add up to
+// more than the archive's size (plus a MiB): only overlapping headers can.
+type localReader struct {
+	budget int64
+	buf    []byte
+}
+
+// read reads the local header e's central record points to; prev is the
+// entry read before it, in the order of the file.
+func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, prev *Entry) error {
+	i, h := e.Index, e.Central
+	fail := func(code Code, off int64, format string, args ...any) error {
+		return &Error{File: name, Code: code, Offset: off, Detail: fmt.Sprintf(format, args...)}
 	}
-	sortGaps(spans)
+	at := e.HeaderAt
+	if at+localLen > a.CentralAt {
+		return fail(CodeCorrupt, at, "the local header of entry %d %s (offset %d) is not before the central directory", i, quote(h.Name), at)
+	}
+	if prev != nil && prev.HeaderAt == at {
+		// Another record points at the same local header.
+		e.Local, e.DataAt = prev.Local, prev.DataAt
+	} else {
+		var fixed [localLen]byte
+		if _, err := r.ReadAt(fixed[:], at); err != nil {
+			return &Error{File: name, Code: CodeIO, Offset: at, Detail: "cannot read a local header", Err: err}
+		}
+		if le32(fixed[:]) != localSig {
+			return fail(CodeCorrupt, at, "entry %d %s: no local header signature at its offset", i, quote(h.Name))
+		}
+		l := Header{
+			ReaderVersion: le16(fixed[4:]), Flags: le16(fixed[6:]), Method: le16(fixed[8:]), ModTime: le16(fixed[10:]),
+			ModDate: le16(fixed[12:]), CRC32: le32(fixed[14:]), CompressedSize: le32(fixed[18:]), Size: le32(fixed[22:]),
+		}
+		n, m := int64(le16(fixed[26:])), int64(le16(fixed[28:]))
+		e.DataAt = at + localLen + n + m
+		if e.DataAt > a.CentralAt {
+			return fail(CodeCorrupt, at, "entry %d %s: its local header runs into the central directory", i, quote(h.Name))
+		}
+		if lr.budget -= localLen + n + m; lr.budget < 0 {
+			return fail(CodeCorrupt, at, "entry %d %s: the local headers add up to more bytes than the archive has: they overlap", i, quote(h.Name))
+		}
+		if int64(cap(lr.buf)) < n+m {
+			lr.buf = make([]byte, n+m)
+		}
+		varPart := lr.buf[:n+m]
+		if _, err := r.ReadAt(varPart, at+localLen); err != nil {
+			return &Error{File: name, Code: CodeIO, Offset: at + localLen, Detail: "cannot read a local header", Err: err}
+		}
+		if string(varPart[:n]) == h.Name {
+			l.Name = h.Name // the usual case: one string for both
+		} else {
+			l.Name = string(varPart[:n])
+		}
+		if m > 0 {
+			l.Extra = append([]byte(nil), varPart[n:]...)
+		}
+		e.Local = l
+	}
+	e.DescAt = e.DataAt + int64(h.CompressedSize)
+	e.DataEnd = e.DescAt
+	if h.Flags&0x8 != 0 {
+		// A data descriptor: CRC-32 and two sizes, maybe after a signature.
+		var b [16]byte
+		n, _ := r.ReadAt(b[:], e.DescAt)
+		d := &Descriptor{}
+		fields := b[:]
+		if n >= 4 && le32(b[:]) == descSig {
+			d.Signature = true
+			fields = b[4:]
+			n -= 4
+		}
+		if n < 12 {
+			return fail(CodeTruncated, e.DescAt, "entry %d %s: its data descriptor runs past the end of the file", i, quote(h.Name))
+		}
+		d.CRC32, d.CompressedSize, d.Size = le32(fields), le32(fields[4:]), le32(fields[8:])
+		e.Descriptor = d
+		e.DataEnd += 12
+		if d.Signature {
+			e.DataEnd += 4
+		}
+	}
+	if e.DataEnd > a.CentralAt {
+		return fail(CodeTruncated, e.DataAt, "entry %d %s: its %d bytes of data run into the central directory", i, quote(h.Name), h.CompressedSize)
+	}
+	return nil
+}
+
+// findGaps records bytes before the first local header and between entries,
+// and which entries overlap another's bytes.
+// spans are the entries in the order of the file.
+func (a *Archive) findGaps(spans []*Entry) {
 	next := int64(0)
-	for i, s := range spans {
+	var owner *Entry // the entry whose bytes end at next
+	for i, e := range spans {
 		if i == 0 {
-			a.Prefix = s.From
+			a.Prefix = e.HeaderAt
 		}
-		if s.From > next && i > 0 {
-			a.Gaps = append(a.Gaps, Gap{next, s.From})
+		switch {
+		case i > 0 && e.HeaderAt < next:
+			e.Overlaps = owner.Index
+			a.Overlapping++
+		case e.HeaderAt > next && i > 0:
+			a.Gaps = append(a.Gaps, Gap{next, e.HeaderAt})
 		}
-		next = max(next, s.To)
+		if e.DataEnd > next {
+			next, owner = e.DataEnd, e
+		}
 	}
 	if len(spans) == 0 {
 		a.Prefix = a.CentralAt
 	} else if a.CentralAt > next {
 		a.Gaps = append(a.Gaps, Gap{next, a.CentralAt})
 	}
-	sortGaps(a.Gaps)
-}
-
-func sortGaps(g []Gap) {
-	sort.Slice(g, func(i, j int) bool { return g[i].From < g[j].From })
+	sort.Slice(a.Gaps, func(i, j int) bool { return a.Gaps[i].From < a.Gaps[j].From })
 }
 
 func le16(b []byte) uint16 { return binary.LittleEndian.Uint16(b) }

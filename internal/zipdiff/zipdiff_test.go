@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	kflate "github.com/klauspost/compress/flate"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // file describes one entry for makeZip.
@@ -27,6 +30,7 @@ type file struct {
 	extra   []byte
 	comment string
 	stream  bool // written with a data descriptor (zip.Writer.CreateHeader)
+	kp      bool // deflated with catalogkit's compressor (klauspost/compress at archive.FlateLevel)
 }
 
 // makeZip writes an archive the way catalogkit's packager does (no data
@@ -77,9 +81,15 @@ func makeZipAt(t *testing.T, stub []byte, comment string, files ...file) []byte 
 				level = 8
 			}
 			var z bytes.Buffer
-			fw, _ := flate.NewWriter(&z, level)
-			fw.Write(data)
-			fw.Close()
+			if f.kp {
+				fw, _ := kflate.NewWriter(&z, archive.FlateLevel)
+				fw.Write(data)
+				fw.Close()
+			} else {
+				fw, _ := flate.NewWriter(&z, level)
+				fw.Write(data)
+				fw.Close()
+			}
 			data = z.Bytes()
 		}
 		h.CRC32 = crc32.ChecksumIEEE([]byte(f.body))
@@ -184,7 +194,18 @@ func TestCompare(t *testing.T) {
 			b: makeZip(t, "", file{name: "big.txt", body: big, method: zip.Deflate, level: 9}),
 			want: []Difference{
 				{Kind: KindArchive, Field: "size", A: "X", B: "X"},
-				{Kind: KindCompressed, Entry: "big.txt", A: "X", B: "X"},
+				{Kind: KindCompressed, Entry: "big.txt", A: "X", B: "X",
+					Note: "neither side's compressed bytes are what catalogkit's compressor (" + compressorName + ") makes of this content"},
+			},
+			wantIn: "fixed fields (compressed size)",
+		},
+		{name: "compressor-catalogkit", reason: "A deflated by catalogkit's compressor, B by compress/flate at the same level",
+			a: makeZip(t, "", file{name: "big.txt", body: big, method: zip.Deflate, kp: true}),
+			b: makeZip(t, "", file{name: "big.txt", body: big, method: zip.Deflate, level: 8}),
+			want: []Difference{
+				{Kind: KindArchive, Field: "size", A: "X", B: "X"},
+				{Kind: KindCompressed, Entry: "big.txt", A: "X", B: "X",
+					Note: "B's compressed bytes are not what catalogkit's compressor (github.com/klauspost/compress " + archive.CompressVersion + ", level 8) makes of this content; A's are"},
 			},
 			wantIn: "fixed fields (compressed size)",
 		},
@@ -204,9 +225,8 @@ func TestCompare(t *testing.T) {
 				{Kind: KindHeader, Entry: "catalogkit-0.1.0/run.sh", Field: "version made by (central)", A: "X", B: "X"},
 				{Kind: KindHeader, Entry: "catalogkit-0.1.0/run.sh", Field: "version needed (central and local)", A: "X", B: "X"},
 				{Kind: KindHeader, Entry: "catalogkit-0.1.0/run.sh", Field: "flags (central and local)", A: "0x0800 (UTF-8 names)", B: "0x0808 (data descriptor, UTF-8 names)"},
-				{Kind: KindHeader, Entry: "catalogkit-0.1.0/run.sh", Field: "CRC-32 (local)", A: "X", B: "00000000"},
-				{Kind: KindHeader, Entry: "catalogkit-0.1.0/run.sh", Field: "size (local)", A: "X", B: "0"},
-				{Kind: KindHeader, Entry: "catalogkit-0.1.0/run.sh", Field: "compressed size (local)", A: "X", B: "0"},
+				{Kind: KindHeader, Entry: "catalogkit-0.1.0/run.sh", Field: "data descriptor", A: "none",
+					B: "signature, the CRC-32 and sizes of the central record (zero in the local header)"},
 			},
 			wantIn: "fixed fields (version needed)",
 		},
@@ -354,31 +374,38 @@ func TestLineDiff(t *testing.T) {
 	if diff := cmp.Diff([]string{"@@ -1,5 +1,5 @@", " 1", " 2", "-3", "+three", " 4", " 5"}, lineDiff([]byte("1\n2\n3\n4\n5\n"), []byte("1\n2\nthree\n4\n5\n"))); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
-	many := lineDiff([]byte(strings.Repeat("a\nx\nx\nx\nx\nx\n", 100)), []byte(strings.Repeat("b\nx\nx\nx\nx\nx\n", 100)))
+	many := lineDiff([]byte(strings.Repeat("a\nx\nx\nx\nx\nx\n", 60)), []byte(strings.Repeat("b\nx\nx\nx\nx\nx\n", 60)))
 	if len(many) != maxDiffLines+1 || !strings.Contains(many[maxDiffLines], "more lines") {
 		t.Errorf("a long diff is %d lines, want %d and a note", len(many), maxDiffLines+1)
 	}
 }
 
-// FuzzRead: no input makes Read panic or exceed its limits.
+// FuzzRead: no input makes Read or Compare panic or exceed the limits.
 func FuzzRead(f *testing.F) {
 	f.Add(makeZip(&testing.T{}, "", base...))
 	f.Add(makeZip(&testing.T{}, "c", file{name: "s", body: "x", stream: true}))
 	f.Add([]byte("PK\x05\x06" + strings.Repeat("\x00", 18)))
 	lim := Limits{MaxArchiveSize: 1 << 20, MaxEntries: 64, MaxEntrySize: 1 << 20, MaxTextSize: 1 << 10, MaxTotalSize: 4 << 20}
+	other := makeZip(&testing.T{}, "", base...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := Read("fuzz", bytes.NewReader(data), int64(len(data)), lim)
 		if err != nil {
 			return
 		}
-		Compare(a, a)
-		var total int64
-		for _, e := range a.Entries {
-			total += e.Content.Size
-			a.Where(e.DataAt)
+		b, err := Read("other", bytes.NewReader(other), int64(len(other)), lim)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if total > lim.MaxTotalSize {
-			t.Fatalf("read %d bytes, over the total limit", total)
+		rep := Compare(a, b)
+		rep.WriteText(io.Discard)
+		if read := readBudget(a.Size) - a.read; read > readBudget(a.Size) || a.read < 0 {
+			t.Fatalf("read %d bytes, over the budget", read)
+		}
+		if a.left < 0 {
+			t.Fatalf("inflated %d bytes, over the total limit", lim.MaxTotalSize-a.left)
+		}
+		for _, e := range a.Entries {
+			a.Where(e.DataAt)
 		}
 	})
 }
@@ -396,6 +423,12 @@ func TestFixtures(t *testing.T) {
 		"central-cut.zip":     append(append([]byte(nil), good[:cdOff+10]...), good[end:]...), // end record kept, central directory cut
 		"three-entries.zip":   good,
 		"three-reordered.zip": makeZip(t, "", base[2], base[0], base[1]),
+		"trailing.zip":        append(append([]byte(nil), good...), "appended\n"...), // bytes after the end record
+		// Names and content that would act on a terminal.
+		"hostile-names.zip": rawZip(nil, "", storedEntry(base[0].name, base[0].body),
+			storedEntry("catalogkit-0.1.0/\x1b[31mRED\x1b[0m.txt", "x\n"),
+			storedEntry("catalogkit-0.1.0/run.sh (only in A)\nidentical: the two files have the same bytes", "x\n"),
+			storedEntry("catalogkit-0.1.0/\xff\u202etxt.exe", "x\n")),
 	}
 	for name, data := range fixtures {
 		path := filepath.Join("testdata", name)
