@@ -349,9 +349,10 @@ func TestSelectCoversGitFiles(t *testing.T) {
 // documentedTop lists the tracked top-level entries that dist/README.md
 // documents as left out of releases.
 var documentedTop = map[string]bool{
-	".ci":        true, // CI script: installs tools and runs the full test suite with network access
-	".gitignore": true, // repository metadata
-	".github":    true, // repository metadata
+	".ci":            true, // CI script: installs tools and runs the full test suite with network access
+	".gitignore":     true, // repository metadata
+	".gitattributes": true, // repository metadata: no line-ending conversion
+	".github":        true, // repository metadata
 }
 
 func symlink(t *testing.T, target, name string) {
