@@ -24,6 +24,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/catalogkit/catalogkit/conformance"
 )
 
 // The exit statuses (see the package documentation).
@@ -221,7 +223,9 @@ func (c *cli) cannotRun(hint, format string, args ...any) int {
 }
 
 func (c *cli) printError(hint, format string, args ...any) {
-	fmt.Fprintf(c.stderr, "catalogkit: error: "+format+"\n", args...)
+	// Messages quote paths, archive names and git's words: none of their
+	// control characters reaches the terminal.
+	fmt.Fprint(c.stderr, conformance.PrintableLines(fmt.Sprintf("catalogkit: error: "+format+"\n", args...)))
 	if hint != "" {
 		fmt.Fprintf(c.stderr, "hint: %s\n", hint)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
@@ -128,7 +129,9 @@ func TextStream(w io.Writer) func(r *Report, s *StepResult) {
 				r.Rebuild.writeDiff(&b)
 			}
 		}
-		io.WriteString(w, b.String())
+		// An archive controls names, file contents in diffs and its tests'
+		// output: none of its control characters reaches the terminal.
+		io.WriteString(w, conformance.PrintableLines(b.String()))
 	}
 }
 
