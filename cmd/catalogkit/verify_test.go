@@ -91,6 +91,14 @@ func TestVerifyCommand(t *testing.T) {
 	nonEmpty := t.TempDir()
 	os.WriteFile(filepath.Join(nonEmpty, "x"), nil, 0o644)
 	keep := filepath.Join(t.TempDir(), "kept")
+	// Key files that are not small regular files: refused unread, a FIFO
+	// without ever blocking on its open.
+	fifo := filepath.Join(t.TempDir(), "key.pub")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bigKey := filepath.Join(t.TempDir(), "big.pub")
+	os.WriteFile(bigKey, bytes.Repeat([]byte("A"), 5000), 0o644)
 
 	tests := []struct {
 		name       string
@@ -133,6 +141,15 @@ func TestVerifyCommand(t *testing.T) {
 			args: []string{"--no-exec"}, wantCode: 2, wantErr: []string{"missing ARCHIVE"}},
 		{name: "two-archives", reason: "only one archive",
 			args: []string{zip, zip}, wantCode: 2},
+		{name: "key-fifo", reason: "a --key that is a FIFO is not opened",
+			args: []string{"--key", fifo, "--sums", sums, "--no-exec", zip}, wantCode: 3,
+			wantErr: []string{"public key is not a regular file (a FIFO)"}},
+		{name: "key-device", reason: "a --key that is a device (/dev/zero) is not read",
+			args: []string{"--key", os.DevNull, "--sums", sums, "--no-exec", zip}, wantCode: 3,
+			wantErr: []string{"public key is not a regular file (a device)"}},
+		{name: "key-too-large", reason: "a --key file far larger than a key is refused",
+			args: []string{"--key", bigKey, "--sums", sums, "--no-exec", zip}, wantCode: 1,
+			wantErr: []string{"larger than 4096 bytes", "[KEY_FORMAT]"}},
 		{name: "help", reason: "-h shows usage and an example",
 			args: []string{"-h"}, wantCode: 0, wantOut: []string{"usage: catalogkit verify", "example:"}},
 	}

@@ -9,6 +9,7 @@
 #      "sha256sum -c SHA256SUMS && unzip -tq", and, for the extraction's
 #      share, against "sha256sum -c && unzip -q && sha256sum -c MANIFEST":
 #      on this repository's release and on a packed copy of Go's src tree;
+#      and on the release, steps 1-5 with --rebuild of a clone against without;
 #   3. the whole verify, the re-run of the tests included, with catalogkit's
 #      build cache warm, against a warm "go test -count=1 ./catalog/...
 #      ./conformance/... ./records/..." in this checkout; and once cold
@@ -59,6 +60,14 @@ git archive HEAD | (mkdir "$tmp/src" && tar -x -C "$tmp/src")
 rel=$(cd "$tmp/rel" && ls catalogkit-*.zip)
 steps15 release "$tmp/rel" "$rel" "$tmp/catalogkit" verify --sums SHA256SUMS --no-exec "$rel"
 
+# 2c. What --rebuild adds to steps 1-5 on the release: a clean clone of
+# HEAD packed again and compared, side by side with the same verify without it.
+git clone -q "$repo" "$tmp/clone"
+for i in $(seq "$RUNS"); do
+	(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --sums SHA256SUMS --no-exec "$rel" >/dev/null; } 2>>"$tmp/rebuild.without")
+	(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --sums SHA256SUMS --rebuild "$tmp/clone" --no-exec "$rel" >/dev/null; } 2>>"$tmp/rebuild.with")
+done
+
 # 2b. Go's src tree, packed.
 if [ -z "${SKIP_GOSRC:-}" ]; then
 	cp -r "$SRC" "$tmp/gosrc"
@@ -87,6 +96,7 @@ for name in release gosrc; do
 	row "$name: steps 1-5 vs sha256sum -c + unzip -tq" "$(median <"$tmp/$name.ours")" "$(median <"$tmp/$name.tool")"
 	row "$name: steps 1-5 vs sha256sum -c, unzip, sha256sum -c" "$(median <"$tmp/$name.ours")" "$(median <"$tmp/$name.manual")"
 done
+row "release: steps 1-5 with --rebuild vs without" "$(median <"$tmp/rebuild.with")" "$(median <"$tmp/rebuild.without")"
 row "whole verify (warm cache) vs go test -count=1 (warm)" "$(median <"$tmp/whole.ours")" "$(median <"$tmp/whole.tool")"
 row "whole verify --cold-cache (once) vs go test (warm)" "$(cat "$tmp/cold.ours")" "$(median <"$tmp/whole.tool")"
 if [ -f "$tmp/gosrc.steps" ]; then

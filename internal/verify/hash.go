@@ -65,7 +65,7 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 	v.rep.Size, v.rep.SHA256 = n, got
 	switch {
 	case want == "" && v.opts.Rebuild != nil:
-		s.Summary = "archive sha256 " + got
+		s.Summary = "archive sha256 " + got // the rebuild is the expected value
 	case want == "":
 		s.Requested = false
 		s.Summary = "no --sha256, --sums or --rebuild given: the archive's identity was not checked (its sha256 is " + got + ")"
@@ -89,15 +89,9 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 	}
 	if v.opts.Rebuild != nil {
 		if err := v.stepRebuild(); err != nil {
-			v.rebuild = true
 			return []*archive.Error{err}
 		}
-		v.rebuilt = true
-		sep := "; "
-		if want == "" {
-			sep = ": "
-		}
-		s.Summary += sep + v.rep.Rebuild.summary()
+		s.Summary += "; " + v.rep.Rebuild.summary()
 	}
 	return nil
 }
@@ -107,11 +101,11 @@ func (v *verifier) hashStop(s *StepResult) string {
 	switch c := s.Code(); {
 	case v.refused:
 		return "the release's signature or provenance did not check out (" + string(c) + "), so nothing in the archive was extracted or run"
-	case v.rebuild && c == archive.CodeRebuildSource:
+	case c == archive.CodeRebuildSource:
 		return "the rebuild's source could not be used (" + string(c) + "), so nothing in the archive was extracted or run"
-	case v.rebuild && c == CodeRebuildRefused:
+	case c == CodeRebuildRefused:
 		return "the rebuild's commit is not a tree the packager accepts (" + string(c) + "), so nothing in the archive was extracted or run"
-	case v.rebuild:
+	case v.rep.Rebuild.failed():
 		return "the archive is not what its source commit packs to (" + string(c) + "), so nothing in it was extracted or run"
 	case c == CodeArchiveHash:
 		return "the archive hash did not match"

@@ -72,11 +72,14 @@ type Rebuild struct {
 	SHA256 string `json:"sha256,omitempty"`
 	// Identical says the rebuilt bytes are the archive's; Diff explains
 	// how they differ when they do not.
-	Identical bool             `json:"identical"`
-	Diff      *zipdiff.Report  `json:"diff,omitempty"`
-	DiffError string           `json:"diff_error,omitempty"`
-	Refused   []*archive.Error `json:"refused,omitempty"`
+	Identical bool            `json:"identical"`
+	Diff      *zipdiff.Report `json:"diff,omitempty"`
+	DiffError string          `json:"diff_error,omitempty"`
 }
+
+// failed reports whether step 1 failed at the rebuild: it is the step's
+// last check, so a rebuild that began and did not match is what failed.
+func (rb *Rebuild) failed() bool { return rb != nil && !rb.Identical }
 
 // stepRebuild packs the commit of Options.Rebuild from a clean clone and
 // compares its bytes with the archive's, which step 1 has just read and
@@ -113,7 +116,7 @@ func (v *verifier) stepRebuild() *archive.Error {
 	var re *archive.RefusalError
 	switch {
 	case errors.As(err, &re):
-		rb.Refused = re.Problems
+		// The error lists every refused file: the report shows them once.
 		return errf(CodeRebuildRefused, src.Dir, "commit %s cannot be packed, so it cannot be the archive's source: %v", c.Hash, err)
 	case err != nil && v.ctx.Err() != nil:
 		return interrupted(v.ctx.Err())
@@ -132,7 +135,7 @@ func (v *verifier) stepRebuild() *archive.Error {
 	if derr != nil {
 		rb.DiffError = derr.Error()
 	} else {
-		d.B.Name = "rebuild of " + shortHash(c.Hash)
+		d.B.Name = "rebuild of " + c.Hash[:12]
 		rb.Diff = d
 	}
 	signedNote := ""
@@ -157,10 +160,6 @@ func (rb *Rebuild) writeDiff(w io.Writer) {
 		rb.Diff.WriteText(&b)
 	case rb.DiffError != "":
 		fmt.Fprintf(&b, "catalogkit diff cannot read the archive: %s\n", rb.DiffError)
-	case len(rb.Refused) > 0:
-		for _, p := range rb.Refused {
-			fmt.Fprintf(&b, "%q: %s [%s]\n", p.Entry, p.Detail, p.Code)
-		}
 	default:
 		return
 	}
@@ -168,11 +167,4 @@ func (rb *Rebuild) writeDiff(w io.Writer) {
 		io.WriteString(w, "      "+line)
 	}
 	io.WriteString(w, "\n")
-}
-
-func shortHash(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

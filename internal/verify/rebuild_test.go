@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,6 +103,7 @@ func TestRebuild(t *testing.T) {
 		{name: "not-git", reason: "a folder that is not a git checkout", src: RebuildSource{Dir: t.TempDir()}, wantCode: archive.CodeRebuildSource},
 		{name: "refused", reason: "a commit with a symlink cannot be packed", src: RebuildSource{Dir: refused}, wantCode: CodeRebuildRefused},
 	}
+	before := snapshot(t, src)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := tt.src
@@ -136,6 +138,31 @@ func TestRebuild(t *testing.T) {
 			sb.check(t, data)
 		})
 	}
+	if after := snapshot(t, src); strings.Join(after, "\n") != strings.Join(before, "\n") {
+		t.Errorf("the rebuilds changed the checkout they rebuilt from:\nbefore %q\n after %q", before, after)
+	}
+}
+
+// snapshot lists every path under dir, its .git included, with its size,
+// mode and modification time: what a rebuild must leave as it was.
+func snapshot(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out = append(out, fmt.Sprintf("%s %v %d %d", p, fi.Mode(), fi.Size(), fi.ModTime().UnixNano()))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func hasDiff(r *zipdiff.Report, kind zipdiff.Kind, entry string) bool {

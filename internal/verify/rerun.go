@@ -98,7 +98,7 @@ func (v *verifier) skipTests() (why string, requested bool, err *archive.Error) 
 	case v.rep.Step(StepHash).Status != Passed:
 		return "the archive's identity was not checked, so its code was not executed; give --key with --sums, --sha256 or --rebuild, or --no-exec",
 			true, errf(CodeNotVerified, "", "archive hash not checked")
-	case v.opts.SHA256 == "" && v.signer == "" && !v.rebuilt && !v.opts.Exec:
+	case v.opts.SHA256 == "" && v.signer == "" && !(v.rep.Rebuild != nil && v.rep.Rebuild.Identical) && !v.opts.Exec:
 		return "an unsigned SHA256SUMS proves integrity, not who made the archive, so its code was not executed; to re-run the tests give --key PUBFILE (SHA256SUMS.minisig beside --sums, signed by that key), --sha256 HEX from a source you trust, --rebuild DIR[@REV] of your own clone, or --exec to run them anyway",
 			false, nil
 	}

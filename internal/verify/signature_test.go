@@ -49,12 +49,18 @@ func testInputs() provenance.Inputs {
 // key, and returns the folder.
 func signedRelease(t *testing.T, files []tfile, key *sign.SecretKey) string {
 	t.Helper()
+	return signedReleaseWith(t, files, key, testInputs())
+}
+
+// signedReleaseWith is signedRelease with the provenance inputs in.
+func signedReleaseWith(t *testing.T, files []tfile, key *sign.SecretKey, in provenance.Inputs) string {
+	t.Helper()
 	tree := t.TempDir()
 	if err := writeTree(tree, files); err != nil {
 		t.Fatal(err)
 	}
 	dist := t.TempDir()
-	if _, err := archive.WriteRelease(context.Background(), tree, dist, archive.Options{Sign: provenance.Signer(key, testInputs())}); err != nil {
+	if _, err := archive.WriteRelease(context.Background(), tree, dist, archive.Options{Sign: provenance.Signer(key, in)}); err != nil {
 		t.Fatal(err)
 	}
 	return dist
@@ -150,7 +156,9 @@ func TestSignedSums(t *testing.T) {
 		keys   []sign.PublicKey
 		code   archive.Code // "" when step 1 must pass
 		step   string       // the step that fails with code: step 1 unless set
-		rename string       // the archive's name in the folder, if not its own
+		// wantSummary is more that step 1's summary says when it passes.
+		wantSummary string
+		rename      string // the archive's name in the folder, if not its own
 	}{
 		{name: "signed", reason: "the release as packed", keys: []sign.PublicKey{pub}},
 		{name: "one-of-two-keys", reason: "--key is repeatable: one matching key is enough", keys: []sign.PublicKey{otherPub, pub}},
@@ -270,6 +278,18 @@ func TestSignedSums(t *testing.T) {
 			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeSigFormat),
 		},
 		{
+			name: "provenance-unclean", reason: "a provenance saying the checkout was not clean is reported as such",
+			mutate: func(t *testing.T, dir string) {
+				in := testInputs()
+				in.Clean = false
+				unclean := signedReleaseWith(t, goodFiles(), key, in)
+				for _, n := range []string{prov, prov + archive.SigSuffix} {
+					write(t, filepath.Join(dir, n), read(t, filepath.Join(unclean, n)))
+				}
+			},
+			keys: []sign.PublicKey{pub}, wantSummary: "packed from a checkout that was not clean",
+		},
+		{
 			name: "provenance-edited", reason: "the statement's commit changed after signing",
 			mutate: func(t *testing.T, dir string) {
 				p := filepath.Join(dir, prov)
@@ -303,7 +323,7 @@ func TestSignedSums(t *testing.T) {
 				if rep.SignedBy != pub.ID() || rep.Commit != testInputs().Commit {
 					t.Errorf("report signed by %q, commit %q; want %q, %q", rep.SignedBy, rep.Commit, pub.ID(), testInputs().Commit)
 				}
-				for _, want := range []string{"signed by key " + pub.ID(), "provenance names commit " + testInputs().Commit} {
+				for _, want := range []string{"signed by key " + pub.ID(), "provenance names commit " + testInputs().Commit, tt.wantSummary} {
 					if !strings.Contains(hash.Summary, want) {
 						t.Errorf("step 1 summary %q lacks %q", hash.Summary, want)
 					}

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"io"
 	"strings"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
@@ -24,19 +23,8 @@ func ReadSums(path, name string) (string, *archive.Error) {
 
 // readSumsFile reads a SHA256SUMS file of at most 1 MiB.
 func readSumsFile(path string) ([]byte, *archive.Error) {
-	f, _, oerr := openRegular(path, "sums file")
-	if oerr != nil {
-		return nil, oerr
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSums+1))
-	if err != nil {
-		return nil, ioErr(path, "cannot read sums file", err)
-	}
-	if len(data) > maxSums {
-		return nil, errf(CodeSumsSyntax, path, "larger than 1 MiB")
-	}
-	return data, nil
+	data, _, err := ReadSmall(path, "sums file", maxSums, CodeSumsSyntax)
+	return data, err
 }
 
 // parseSums returns the hash that the SHA256SUMS text data lists for name.

@@ -124,8 +124,6 @@ type verifier struct {
 	noExpected bool // step 1 could not read the expected hash
 
 	refused bool          // step 1 refused a signature or the provenance
-	rebuilt bool          // step 1 rebuilt the archive's very bytes from Options.Rebuild
-	rebuild bool          // step 1 failed at the rebuild
 	signer  string        // the key ID that signed SHA256SUMS, if checked
 	signed  *sign.Comment // its trusted comment
 }

@@ -54,15 +54,18 @@ func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
 	le := binary.LittleEndian
 	out := append([]byte(nil), prefix...)
 	offsets := make([]int, len(entries))
+	entries = append([]rawEntry(nil), entries...) // the caller's slice stays as it was
+	for i := range entries {
+		if entries[i].flags == 0 {
+			entries[i].flags = 0x800 // UTF-8 names, in both headers
+		}
+	}
 	for i, e := range entries {
 		if e.sameAs > 0 {
 			offsets[i] = offsets[e.sameAs-1]
 			continue
 		}
 		flags := e.flags
-		if flags == 0 {
-			flags = 0x800
-		}
 		offsets[i] = len(out)
 		var h [30]byte
 		le.PutUint32(h[0:], localSig)
@@ -79,9 +82,6 @@ func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
 	cdAt := len(out)
 	for i, e := range entries {
 		flags := e.flags
-		if flags == 0 {
-			flags = 0x800
-		}
 		var h [46]byte
 		le.PutUint32(h[0:], centralSig)
 		le.PutUint16(h[4:], 3<<8|20)
