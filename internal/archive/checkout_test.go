@@ -136,3 +136,38 @@ func TestCheckCheckoutGitFails(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckoutBytesWhateverAutocrlf checks the repository's .gitattributes:
+// a clone made by someone whose git sets core.autocrlf holds the committed
+// bytes, so that records --check and pack see what a release is made of.
+func TestCheckoutBytesWhateverAutocrlf(t *testing.T) {
+	gitPath := needTool(t, "git")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
+		t.Skip("not run from a git checkout")
+	}
+	cfg := filepath.Join(t.TempDir(), "gitconfig")
+	os.WriteFile(cfg, []byte("[core]\n\tautocrlf = true\n\teol = crlf\n"), 0o644)
+	clone := filepath.Join(t.TempDir(), "clone")
+	cmd := exec.Command(gitPath, "clone", "-q", "--", root, clone)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+cfg, "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	for _, name := range []string{"VERSION", "README.md", "records/01-family-listing.json"} {
+		want, err := exec.Command(gitPath, "-C", root, "show", "HEAD:"+name).Output()
+		if err != nil {
+			t.Fatalf("git show HEAD:%s: %v", name, err)
+		}
+		got, err := os.ReadFile(filepath.Join(clone, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s in a clone under core.autocrlf differs from the commit (CR LF added: %t)", name, strings.Contains(string(got), "\r\n"))
+		}
+	}
+}
