@@ -78,15 +78,20 @@ if [ -z "${SKIP_GOSRC:-}" ]; then
 	steps15 gosrc "$tmp/go" catalogkit-0.0.0-bench.zip "$tmp/benchverify" -sums SHA256SUMS catalogkit-0.0.0-bench.zip
 fi
 
-# 3. The whole verify against go test in this checkout, both warm.
+# 3. The whole verify against go test in this checkout, both warm. The
+# hash is given as --sha256, an identity, so that step 6 runs (an unsigned
+# --sums alone does not run the archive's code); each run must say so.
 pkgs="./catalog/... ./conformance/... ./records/..."
+sum=$(cut -d' ' -f1 "$tmp/rel/SHA256SUMS")
 (cd "$repo" && go test -count=1 $pkgs >/dev/null)
-(cd "$tmp/rel" && "$tmp/catalogkit" verify --sums SHA256SUMS "$rel" >/dev/null)
+(cd "$tmp/rel" && "$tmp/catalogkit" verify --sha256 "$sum" "$rel" >/dev/null)
 for i in $(seq "$RUNS"); do
 	(cd "$repo" && { time go test -count=1 $pkgs >/dev/null; } 2>>"$tmp/whole.tool")
-	(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --sums SHA256SUMS "$rel" >"$tmp/whole.txt"; } 2>>"$tmp/whole.ours")
+	(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --sha256 "$sum" "$rel" >"$tmp/whole.txt"; } 2>>"$tmp/whole.ours")
+	grep -q '^6 tests    passed' "$tmp/whole.txt" || { echo "bench.sh: FAIL: the whole verify did not run the tests:" >&2; cat "$tmp/whole.txt" >&2; exit 1; }
 done
-(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --cold-cache --sums SHA256SUMS "$rel" >/dev/null; } 2>"$tmp/cold.ours")
+(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --cold-cache --sha256 "$sum" "$rel" >"$tmp/whole.txt"; } 2>"$tmp/cold.ours")
+grep -q '^6 tests    passed' "$tmp/whole.txt" || { echo "bench.sh: FAIL: the cold verify did not run the tests" >&2; exit 1; }
 
 echo
 printf '%-52s %10s %10s %7s\n' "median wall time (s)" "catalogkit" "tools" "ratio"
