@@ -12,6 +12,9 @@ import (
 const (
 	SecretKeySuffix = ".key"
 	PublicKeySuffix = ".pub"
+	// SignatureSuffix is what a signature file adds to the signed file's
+	// name, as `minisign -S` names it.
+	SignatureSuffix = ".minisig"
 )
 
 // WriteKeyPair writes kp to prefix+".key" (mode 0600) and prefix+".pub"

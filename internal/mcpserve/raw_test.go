@@ -1,0 +1,89 @@
+package mcpserve
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+)
+
+// rawSession speaks newline-delimited JSON-RPC to a server over pipes, as
+// stdio does: the lines are the client's own bytes, which an SDK client
+// would re-serialize (1.0 becomes 1, a repeated key disappears).
+type rawSession struct {
+	in  *io.PipeWriter
+	out *bufio.Scanner
+}
+
+func rawStdio(t *testing.T, s *Server) *rawSession {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.ServeStdio(ctx, inR, outW); outW.Close(); close(done) }()
+	t.Cleanup(func() { inW.Close(); cancel(); <-done })
+	r := &rawSession{in: inW, out: bufio.NewScanner(outR)}
+	r.out.Buffer(nil, 1<<20)
+	r.roundTrip(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	r.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+func (r *rawSession) send(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(r.in, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// roundTrip sends a request and returns its response line.
+func (r *rawSession) roundTrip(t *testing.T, line string) string {
+	t.Helper()
+	r.send(t, line)
+	if !r.out.Scan() {
+		t.Fatalf("no response to %s: %v", line, r.out.Err())
+	}
+	return r.out.Text()
+}
+
+// RawCases are tools/call requests whose bytes only a raw client can send,
+// with the code the strict text layer gives them ("" for a valid shape).
+var RawCases = []struct {
+	Name, Reason, Arguments, Code, Path string
+}{
+	{Name: "integer-1.0", Reason: "1.0 is not an integer literal (an SDK client would send 1)", Arguments: `{"name":"page.read","arguments":{"tab_id":1.0}}`, Code: "INVALID_ARGUMENT_VALUE", Path: "arguments.tab_id"},
+	{Name: "integer-1e0", Reason: "nor is an exponent", Arguments: `{"name":"page.read","arguments":{"tab_id":1e0}}`, Code: "INVALID_ARGUMENT_VALUE", Path: "arguments.tab_id"},
+	{Name: "duplicate-argument", Reason: "a repeated key inside the arguments, which a JSON decoder would silently resolve", Arguments: `{"name":"page.read","arguments":{"tab_id":3,"tab_id":4}}`, Code: "INVALID_JSON", Path: "$.arguments"},
+	{Name: "duplicate-parameter", Reason: "a repeated parameter of the call itself", Arguments: `{"name":"page.read","name":"tab.select","arguments":{"tab_id":3}}`, Code: "INVALID_JSON", Path: "$"},
+	{Name: "big-integer", Reason: "an integer of any magnitude is kept exactly", Arguments: `{"name":"page.read","arguments":{"tab_id":123456789012345678901234567890}}`},
+}
+
+func TestMCPRawText(t *testing.T) {
+	r := rawStdio(t, newServer(t, syntheticPath))
+	for i, tt := range RawCases {
+		t.Run(tt.Name, func(t *testing.T) {
+			line := r.roundTrip(t, `{"jsonrpc":"2.0","id":`+itoa(i+1)+`,"method":"tools/call","params":{"name":"validate_arguments","arguments":`+tt.Arguments+`}}`)
+			var resp struct {
+				Error  json.RawMessage
+				Result struct {
+					IsError           bool
+					StructuredContent json.RawMessage
+				}
+			}
+			if err := json.Unmarshal([]byte(line), &resp); err != nil || resp.Error != nil {
+				t.Fatalf("%s: %v: %s, want a tool result", tt.Reason, err, line)
+			}
+			var e struct{ Code, Path string }
+			json.Unmarshal(resp.Result.StructuredContent, &e)
+			if resp.Result.IsError != (tt.Code != "") || e.Code != tt.Code || e.Path != tt.Path {
+				t.Errorf("%s: isError %v, %s; want code %q at %q", tt.Reason, resp.Result.IsError, resp.Result.StructuredContent, tt.Code, tt.Path)
+			}
+			if tt.Code == "" && !strings.Contains(string(resp.Result.StructuredContent), `"tab_id":123456789012345678901234567890`) {
+				t.Errorf("%s: %s, want the literal kept exactly", tt.Reason, resp.Result.StructuredContent)
+			}
+		})
+	}
+}

@@ -1,0 +1,331 @@
+package mcpserve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const syntheticPath = "../../conformance/synthetic-catalog.json"
+
+// connect serves s in memory and returns an SDK client session to it.
+func connect(t testing.TB, s *Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := s.MCPServer().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func newServer(t testing.TB, path string) *Server {
+	t.Helper()
+	s, err := New(path, nil, Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// call calls a tool and returns its structuredContent as JSON text and
+// whether it is an error result, after checking that the text content is
+// the same JSON.
+func call(t testing.TB, cs *mcp.ClientSession, tool string, args any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: a JSON-RPC error, want a tool result: %v", tool, err)
+	}
+	structured, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d content items, want 1 (the JSON as text)", tool, len(res.Content))
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !jsonEqual(t, text, string(structured)) {
+		t.Errorf("%s: the text content %s is not the structuredContent %s", tool, text, structured)
+	}
+	return text, res.IsError
+}
+
+func jsonEqual(t testing.TB, a, b string) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal([]byte(a), &x); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, a)
+	}
+	if err := json.Unmarshal([]byte(b), &y); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, b)
+	}
+	return cmp.Equal(x, y)
+}
+
+func TestMCPToolsList(t *testing.T) {
+	s := newServer(t, syntheticPath)
+	cs := connect(t, s)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		a := tool.Annotations
+		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: annotations %+v, want read-only, idempotent and closed-world", tool.Name, a)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s: no outputSchema", tool.Name)
+		}
+	}
+	if diff := cmp.Diff([]string{ToolDiscover, ToolValidate}, names); diff != "" {
+		t.Errorf("tools/list names, in order (-want +got):\n%s", diff)
+	}
+	instr := cs.InitializeResult().Instructions
+	for _, f := range s.Snapshot().Families() {
+		if want := f.Name + " (" + itoa(f.Enabled) + " enabled)"; !strings.Contains(instr, want) {
+			t.Errorf("instructions %q do not say %q", instr, want)
+		}
+	}
+	if fams := s.Snapshot().Families(); len(fams) < 2 || fams[0] != (Family{"reading", 3}) {
+		t.Errorf("families %+v, want reading (3 enabled) first among several", fams)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestMCPDiscover(t *testing.T) {
+	s := newServer(t, syntheticPath)
+	cs := connect(t, s)
+	data, err := os.ReadFile(syntheticPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reading, _ := cat.Discover("reading")
+	one, _ := cat.DiscoverTool("reading", "page.find")
+	tests := []struct {
+		name, reason string
+		args         any
+		want         []catalog.Description // on success
+		code, path   string                // on error
+	}{
+		{name: "family", reason: "a family's enabled tools, as catalog returns them", args: map[string]any{"family": "reading"}, want: reading},
+		{name: "exact-name", reason: "one tool by exact name", args: map[string]any{"family": "reading", "name": "page.find"}, want: one},
+		{name: "unknown-family", reason: "the contract's code", args: map[string]any{"family": "nope"}, code: "UNKNOWN_FAMILY", path: "family"},
+		{name: "disabled", reason: "a disabled tool is not available", args: map[string]any{"family": "reading", "name": "page.screenshot"}, code: "TOOL_NOT_AVAILABLE_IN_FAMILY", path: "name"},
+		{name: "bad-label", reason: "a family that is not a label", args: map[string]any{"family": "Reading"}, code: "INVALID_LABEL", path: "family"},
+		{name: "no-family", reason: "family is required: absent is not a label", args: map[string]any{}, code: "INVALID_LABEL", path: "family"},
+		{name: "number-family", reason: "a family that is not a string", args: map[string]any{"family": 3}, code: "INVALID_LABEL", path: "family"},
+		{name: "extra-key", reason: "discover takes family and name only", args: map[string]any{"family": "reading", "limit": 1}, code: "INVALID_ARGUMENT_KEYS", path: "limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, isError := call(t, cs, ToolDiscover, tt.args)
+			if tt.code != "" {
+				var e struct{ Code, Path, Detail string }
+				json.Unmarshal([]byte(text), &e)
+				if !isError || e.Code != tt.code || e.Path != tt.path || e.Detail == "" {
+					t.Errorf("%s: isError %v, %s; want isError with code %s at %s and a detail", tt.reason, isError, text, tt.code, tt.path)
+				}
+				return
+			}
+			var got struct {
+				Descriptions json.RawMessage
+				Digests      map[string]string
+				Catalog      struct{ SHA256, Signer string }
+			}
+			if err := json.Unmarshal([]byte(text), &got); err != nil || isError {
+				t.Fatalf("%s: %v, isError %v: %s", tt.reason, err, isError, text)
+			}
+			want, _ := json.Marshal(tt.want)
+			if string(got.Descriptions) != string(want) {
+				t.Errorf("%s: descriptions\n%s\nwant exactly catalog's\n%s", tt.reason, got.Descriptions, want)
+			}
+			for _, d := range tt.want {
+				if dg, _ := s.Snapshot().Digest(d.Name); got.Digests[d.Name] != dg || !strings.HasPrefix(dg, "sha256:") {
+					t.Errorf("%s: digest of %s %q, want %q", tt.reason, d.Name, got.Digests[d.Name], dg)
+				}
+			}
+			if len(got.Digests) != len(tt.want) || got.Catalog.SHA256 != s.Snapshot().SHA256() || got.Catalog.Signer != Unsigned {
+				t.Errorf("%s: digests %v, catalog %+v; want one digest per tool, the file's sha256 and %q", tt.reason, got.Digests, got.Catalog, Unsigned)
+			}
+		})
+	}
+}
+
+func TestMCPValidateArguments(t *testing.T) {
+	s := newServer(t, syntheticPath)
+	cs := connect(t, s)
+	digest, _ := s.Snapshot().Digest("page.read")
+	other, _ := s.Snapshot().Digest("page.find")
+	tests := []struct {
+		name, reason string
+		args         any
+		code, path   string // "" for a valid shape
+	}{
+		{name: "valid", reason: "a valid shape", args: map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}}},
+		{name: "valid-digest", reason: "with the current digest", args: map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}, "digest": digest}},
+		{name: "stale", reason: "a digest that is not the tool's current one", args: map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}, "digest": other}, code: "STALE_DEFINITION", path: "digest"},
+		{name: "stale-before-shape", reason: "an old digest is reported before the arguments are checked against a definition the caller does not hold", args: map[string]any{"name": "page.read", "arguments": map[string]any{}, "digest": other}, code: "STALE_DEFINITION", path: "digest"},
+		{name: "unknown-tool-before-digest", reason: "an absent tool is not stale: it is not available", args: map[string]any{"name": "page.gone", "arguments": map[string]any{}, "digest": other}, code: "TOOL_NOT_AVAILABLE_IN_FAMILY", path: "name"},
+		{name: "missing-key", reason: "tab_id is required", args: map[string]any{"name": "page.read", "arguments": map[string]any{}}, code: "INVALID_ARGUMENT_KEYS", path: "arguments"},
+		{name: "wrong-type", reason: "a string for an integer", args: map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": "3"}}, code: "INVALID_ARGUMENT_VALUE", path: "arguments.tab_id"},
+		{name: "no-arguments", reason: "arguments absent is not an object", args: map[string]any{"name": "page.read"}, code: "INVALID_ARGUMENT_KEYS", path: "arguments"},
+		{name: "disabled", reason: "a disabled tool", args: map[string]any{"name": "page.screenshot", "arguments": map[string]any{}}, code: "TOOL_NOT_AVAILABLE_IN_FAMILY", path: "name"},
+		{name: "digest-not-string", reason: "a digest must be the string discover gave", args: map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}, "digest": 7}, code: "INVALID_ARGUMENT_VALUE", path: "digest"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, isError := call(t, cs, ToolValidate, tt.args)
+			var got struct{ Code, Path, Detail string }
+			json.Unmarshal([]byte(text), &got)
+			if tt.code != "" {
+				if !isError || got.Code != tt.code || got.Path != tt.path || got.Detail == "" {
+					t.Errorf("%s: isError %v, %s; want isError with code %s at %s", tt.reason, isError, text, tt.code, tt.path)
+				}
+				return
+			}
+			want := `{"name":"page.read","arguments":{"tab_id":3},"shape_valid":true,"authorized":false,"executed":false,"digest":"` + digest +
+				`","catalog":{"sha256":"` + s.Snapshot().SHA256() + `","signer":"unsigned"}}`
+			if isError || text != want {
+				t.Errorf("%s: isError %v\n%s\nwant\n%s", tt.reason, isError, text, want)
+			}
+		})
+	}
+}
+
+// TestMCPDigest: a tool's digest is of its whole definition: it changes
+// when anything of that tool changes and never when only another tool, the
+// key order or the white space does.
+func TestMCPDigest(t *testing.T) {
+	base := `[{"name":"a.b","family":"f","effect":"read","enabled":true,"fields":{"x":{"type":"string","required":true,"max_length":5},"y":{"type":"integer","required":false,"max_length":3}}},` +
+		`{"name":"c.d","family":"f","effect":"read","enabled":true,"fields":{}}]`
+	tests := []struct {
+		name, reason, edit string
+		same               bool // a.b's digest unchanged
+	}{
+		{name: "same", reason: "the same text", edit: base, same: true},
+		{name: "layout", reason: "white space and key order are not the definition", edit: strings.NewReplacer(`{"name":"a.b","family":"f"`, `{ "family" : "f", "name":"a.b"`, `"required":true,"max_length":5`, `"max_length":5, "required":true`).Replace(base), same: true},
+		{name: "other-tool", reason: "another tool changed", edit: strings.Replace(base, `"name":"c.d","family":"f","effect":"read"`, `"name":"c.d","family":"f","effect":"change"`, 1), same: true},
+		{name: "effect", reason: "the effect", edit: strings.Replace(base, `"effect":"read"`, `"effect":"change"`, 1)},
+		{name: "enabled", reason: "enabled, which discovery does not show", edit: strings.Replace(base, `"enabled":true`, `"enabled":false`, 1)},
+		{name: "family", reason: "the family", edit: strings.Replace(base, `"family":"f"`, `"family":"g"`, 1)},
+		{name: "integer-max-length", reason: "max_length of an integer, which the input schema does not show", edit: strings.Replace(base, `"max_length":3`, `"max_length":4`, 1)},
+		{name: "required", reason: "required", edit: strings.Replace(base, `"required":false`, `"required":true`, 1)},
+		{name: "field-order", reason: "the fields' order, which orders properties and validation", edit: strings.Replace(base,
+			`"x":{"type":"string","required":true,"max_length":5},"y":{"type":"integer","required":false,"max_length":3}`,
+			`"y":{"type":"integer","required":false,"max_length":3},"x":{"type":"string","required":true,"max_length":5}`, 1)},
+	}
+	orig, err := NewSnapshot([]byte(base), Unsigned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := orig.Digest("a.b")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap, err := NewSnapshot([]byte(tt.edit), Unsigned)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := snap.Digest("a.b")
+			if (got == want) != tt.same {
+				t.Errorf("%s: digest %s, before %s; want same=%v", tt.reason, got, want, tt.same)
+			}
+		})
+	}
+	v, _ := catalog.ParseJSON([]byte(base))
+	if got, want := string(CanonicalTool(v.Index(0))), `{"name":"a.b","family":"f","effect":"read","enabled":true,"fields":{"x":{"type":"string","required":true,"max_length":5},"y":{"type":"integer","required":false,"max_length":3}}}`; got != want {
+		t.Errorf("canonical form\n%s\nwant\n%s", got, want)
+	}
+}
+
+// writeCatalog writes a catalog file atomically (a rename), as an operator
+// replacing it should.
+func writeCatalog(t testing.TB, path string, data []byte) {
+	t.Helper()
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMCPReload(t *testing.T) {
+	data, err := os.ReadFile(syntheticPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "catalog.json")
+	writeCatalog(t, path, data)
+	var log bytes.Buffer
+	s, err := New(path, nil, Options{Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, s)
+	old, _ := s.Snapshot().Digest("page.read")
+	find, _ := s.Snapshot().Digest("page.find")
+	oldSum := s.Snapshot().SHA256()
+
+	writeCatalog(t, path, []byte(strings.Replace(string(data), `"tab_id": {"type": "integer", "required": true, "max_length": 20}`, `"tab_id": {"type": "integer", "required": false, "max_length": 20}`, 1)))
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if text, isError := call(t, cs, ToolValidate, map[string]any{"name": "page.read", "arguments": map[string]any{}, "digest": old}); !isError || !strings.Contains(text, "STALE_DEFINITION") {
+		t.Errorf("the old digest of a changed tool after a reload: %s, want STALE_DEFINITION", text)
+	}
+	if now, _ := s.Snapshot().Digest("page.find"); now != find {
+		t.Errorf("page.find did not change, but its digest did: %s, was %s", now, find)
+	}
+	newSum := s.Snapshot().SHA256()
+
+	for _, bad := range []string{`[{"name":"x"}]`, `[`, ``} {
+		writeCatalog(t, path, []byte(bad))
+		log.Reset()
+		if err := s.Reload(); err == nil {
+			t.Fatalf("reload of %q succeeded, want refused", bad)
+		}
+		if got := s.Snapshot().SHA256(); got != newSum {
+			t.Errorf("after a refused reload of %q the server serves %s, want the last good %s", bad, got, newSum)
+		}
+		if !strings.Contains(log.String(), "refused, still serving sha256 "+newSum) {
+			t.Errorf("log %q, want a line saying the reload was refused and what is served", log.String())
+		}
+		if _, isError := call(t, cs, ToolDiscover, map[string]any{"family": "reading"}); isError {
+			t.Errorf("discover failed after a refused reload")
+		}
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reload(); err == nil || s.Snapshot().SHA256() != newSum {
+		t.Errorf("reload of a deleted file: %v, serving %s; want an error and the last good catalog", err, s.Snapshot().SHA256())
+	}
+	if oldSum == newSum {
+		t.Error("the edit did not change the catalog")
+	}
+}

@@ -1,0 +1,192 @@
+package mcpserve
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/internal/sign"
+)
+
+// Unsigned is the signer of a catalog served without --key.
+const Unsigned = "unsigned"
+
+// A Snapshot is one catalog as it is served: its bytes' SHA-256, who signed
+// it, the compiled catalog and each tool's digest. A Snapshot is immutable;
+// a reload makes a new one and swaps it in whole.
+type Snapshot struct {
+	cat      *catalog.Catalog
+	sha256   string            // hex SHA-256 of the catalog file's bytes
+	signer   string            // Unsigned, or "minisign key ID (key file)"
+	digests  map[string]string // tool name → digest, for every tool, enabled or not
+	families []Family          // in catalog order of first appearance
+}
+
+// A Family is one family of the catalog and how many enabled tools it has.
+type Family struct {
+	Name    string
+	Enabled int
+}
+
+// SHA256 returns the lower-case hex SHA-256 of the catalog file's bytes.
+func (s *Snapshot) SHA256() string { return s.sha256 }
+
+// Signer returns who signed the catalog: [Unsigned], or the minisign key ID
+// and the key file that verified it.
+func (s *Snapshot) Signer() string { return s.signer }
+
+// Families returns the catalog's families, in catalog order.
+func (s *Snapshot) Families() []Family { return append([]Family(nil), s.families...) }
+
+// Digest returns the digest of the named tool (enabled or not) and reports
+// whether the catalog has it.
+func (s *Snapshot) Digest(name string) (string, bool) {
+	d, ok := s.digests[name]
+	return d, ok
+}
+
+// Load reads the catalog file at path and, when keys are given, checks its
+// signature, path + ".minisig", first: the catalog's bytes are parsed only
+// once a trusted key has signed them. Without keys the catalog is served as
+// [Unsigned].
+//
+// Errors: an I/O error (*fs.PathError) when the catalog cannot be read; an
+// [*Error] with [CodeSignatureMissing] when keys are given and there is no
+// signature file; a *sign.Error (its code from internal/sign) when the
+// signature does not verify or is not a catalog signature for this file;
+// a *catalog.Error when the catalog breaks the contract.
+func Load(path string, keys []sign.PublicKey) (*Snapshot, error) {
+	data, err := readBounded(path, catalog.MaxInputBytes)
+	if err != nil {
+		return nil, err
+	}
+	signer := Unsigned
+	if len(keys) > 0 {
+		sigPath := path + sign.SignatureSuffix
+		sig, err := readBounded(sigPath, sign.MaxSignatureSize)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &Error{Code: CodeSignatureMissing, Path: sigPath,
+				Detail: fmt.Sprintf("--key was given but there is no signature %s: sign the catalog with 'catalogkit sign --key KEY %s'", sigPath, path)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		v, err := sign.VerifyFile(filepath.Base(path), data, sig, keys)
+		if err != nil {
+			return nil, err
+		}
+		signer = "minisign key " + v.KeyID + " (" + v.KeyName + ")"
+	}
+	return NewSnapshot(data, signer)
+}
+
+// NewSnapshot compiles a catalog from its JSON text, for the signer named.
+// Its errors are those of catalog.ParseJSON and then catalog.Compile.
+func NewSnapshot(data []byte, signer string) (*Snapshot, error) {
+	v, err := catalog.ParseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := catalog.Compile(v)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	s := &Snapshot{cat: cat, sha256: hex.EncodeToString(sum[:]), signer: signer, digests: make(map[string]string, v.Len())}
+	index := map[string]int{}
+	for i := range v.Len() {
+		tool := v.Index(i)
+		name, family := str(tool, "name"), str(tool, "family")
+		s.digests[name] = ToolDigest(tool)
+		j, ok := index[family]
+		if !ok {
+			j = len(s.families)
+			index[family] = j
+			s.families = append(s.families, Family{Name: family})
+		}
+		if on, _ := lookup(tool, "enabled").Bool(); on {
+			s.families[j].Enabled++
+		}
+	}
+	return s, nil
+}
+
+// ToolDigest returns the digest of one tool definition that catalog.Compile
+// accepted: "sha256:" and the lower-case hex SHA-256 of its canonical form
+// (see the package documentation).
+func ToolDigest(tool catalog.Value) string {
+	sum := sha256.Sum256(CanonicalTool(tool))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// CanonicalTool returns the canonical form of a valid tool definition: JSON
+// with no white space, the keys name, family, effect, enabled and fields in
+// that order, the fields in the definition's order, each spec's keys type,
+// required and max_length in that order, max_length in decimal.
+func CanonicalTool(tool catalog.Value) []byte {
+	b := append([]byte(nil), `{"name":`...)
+	b = catalog.AppendQuote(b, str(tool, "name"))
+	b = append(b, `,"family":`...)
+	b = catalog.AppendQuote(b, str(tool, "family"))
+	b = append(b, `,"effect":`...)
+	b = catalog.AppendQuote(b, str(tool, "effect"))
+	enabled, _ := lookup(tool, "enabled").Bool()
+	b = append(b, `,"enabled":`...)
+	b = strconv.AppendBool(b, enabled)
+	b = append(b, `,"fields":{`...)
+	fields := lookup(tool, "fields")
+	for i := range fields.Len() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		spec := fields.Index(i)
+		b = catalog.AppendQuote(b, fields.Key(i))
+		b = append(b, `:{"type":`...)
+		b = catalog.AppendQuote(b, str(spec, "type"))
+		required, _ := lookup(spec, "required").Bool()
+		b = append(b, `,"required":`...)
+		b = strconv.AppendBool(b, required)
+		// A valid max_length is a plain integer literal from 1 to 20000:
+		// its literal is its decimal form.
+		lit, _ := lookup(spec, "max_length").NumberLiteral()
+		n, _ := strconv.Atoi(lit)
+		b = append(b, `,"max_length":`...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, '}')
+	}
+	return append(b, "}}"...)
+}
+
+func lookup(v catalog.Value, key string) catalog.Value {
+	m, _ := v.Lookup(key)
+	return m
+}
+
+func str(v catalog.Value, key string) string {
+	s, _ := lookup(v, key).Str()
+	return s
+}
+
+// readBounded reads a regular file of at most limit bytes; a larger one is
+// read to limit+1 bytes, so that the reader of its content (the JSON layer,
+// the signature parser) reports it as too large.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
+	}
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}
