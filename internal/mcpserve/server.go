@@ -116,12 +116,6 @@ func (s *Server) swap(snap *Snapshot) {
 	s.cur.Store(&served{snap: snap, mcp: srv})
 }
 
-// ServeStdio serves one client on stdin and stdout (newline-delimited
-// JSON-RPC) until it closes stdin or ctx ends.
-func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	return s.MCPServer().Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
-}
-
 // HTTPHandler returns a stateless streamable HTTP handler: every POST is
 // answered on its own, with no session, by the catalog served at that
 // moment, as a JSON response. Any number of replicas serving the same file

@@ -26,6 +26,11 @@
 // `minisign -V` does; [Verify] also parses the trusted comment, and
 // [Comment.Check] checks that it names the expected file and version.
 //
+// [SignFile] and [VerifyFile] do the same for a file that is not part of a
+// release (a catalog that `catalogkit mcp` serves): the trusted comment is a
+// [FileComment] naming the file and its SHA-256, and a release signature is
+// never accepted for it, nor it for a release.
+//
 // # Refusals
 //
 // Checks run in this order; the first failure decides the [Code]:

@@ -39,9 +39,20 @@ func WriteKeyPair(prefix string, kp *KeyPair) (secretPath, publicPath string, er
 	return secretPath, publicPath, nil
 }
 
+// WriteSignature writes a signature file atomically: a reader sees the old
+// file or the new one, whole, never a part; an old signature is replaced.
+func WriteSignature(path string, sig []byte) error { return writeFile(path, sig, 0o644, true) }
+
 // writeNew atomically creates path with data and perm, failing with an error
 // that wraps fs.ErrExist if path exists.
-func writeNew(path string, data []byte, perm fs.FileMode) (err error) {
+func writeNew(path string, data []byte, perm fs.FileMode) error {
+	return writeFile(path, data, perm, false)
+}
+
+// writeFile writes data to a temporary file in path's directory, syncs it,
+// and then renames it over path (replace) or hard-links it to path, which
+// fails if path exists.
+func writeFile(path string, data []byte, perm fs.FileMode, replace bool) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
@@ -64,6 +75,12 @@ func writeNew(path string, data []byte, perm fs.FileMode) (err error) {
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if replace {
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return fmt.Errorf("failed to write %s: %w", path, err)
+		}
+		return nil
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, fs.ErrExist) {

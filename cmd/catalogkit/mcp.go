@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/mcpserve"
+	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/verify"
+)
+
+const mcpExample = `
+catalogkit mcp --catalog conformance/synthetic-catalog.json        # stdio: a host starts it
+catalogkit mcp --catalog catalog.json --key catalog.pub --http :8080  # HTTP on 127.0.0.1:8080
+kill -HUP PID                                                       # re-read the catalog now`
+
+// mcpPoll is how often mcp looks whether the catalog or its signature
+// changed on disk.
+const mcpPoll = time.Second
+
+// runMCP serves a catalog to agents over the Model Context Protocol.
+func runMCP(c *cli, args []string) int {
+	fset := c.flags("mcp", "--catalog FILE [--key PUB]... [--http ADDR]", mcpExample)
+	file := fset.String("catalog", "", "the catalog `FILE` to serve; re-read on SIGHUP and when it (or its signature) changes")
+	var keys keyFiles
+	fset.Var(&keys, "key", "serve the catalog only if FILE.minisig verifies with the minisign public key `PUB` (repeat for several keys); without it the catalog is served as unsigned")
+	addr := fset.String("http", "", "serve stateless streamable HTTP on `ADDR` (HOST:PORT; a port alone, :PORT, listens on 127.0.0.1 only) instead of stdio")
+	if code, ok := c.parse(fset, args, false); !ok {
+		return code
+	}
+	hint := "run 'catalogkit mcp -h' for usage"
+	switch {
+	case *file == "":
+		return c.usageError(hint, "mcp needs --catalog FILE")
+	case *file == "-":
+		return c.usageError(hint, "mcp re-reads its catalog: give a file, not -")
+	}
+	listen := ""
+	if flagSet(fset, "http") {
+		host, port, err := net.SplitHostPort(*addr)
+		if err != nil {
+			return c.usageError("give --http HOST:PORT, or :PORT for 127.0.0.1", "--http %q: %v", *addr, err)
+		}
+		if host == "" {
+			host = "127.0.0.1" // a port alone never listens beyond this machine
+		}
+		listen = net.JoinHostPort(host, port)
+	}
+
+	pubs, err := keys.load()
+	var ae *archive.Error
+	switch {
+	case errors.As(err, &ae) && (ae.Code == archive.CodeIO || ae.Code == verify.CodeNotFile):
+		return c.cannotRun("give the minisign public key file (.pub) you trust", "cannot read --key: %v", err)
+	case err != nil:
+		return c.errorf("give the minisign public key file (.pub) you trust", "--key: %v", err)
+	}
+	srv, err := mcpserve.New(*file, pubs, mcpserve.Options{Version: buildVersion(), Log: c.stderr})
+	if err != nil {
+		return c.mcpLoadError(*file, err)
+	}
+	snap := srv.Snapshot()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go reloadOnSignal(ctx, srv)
+	go reloadOnChange(ctx, srv, *file)
+
+	what := fmt.Sprintf("%s (sha256 %s, %s)", *file, snap.SHA256(), snap.Signer())
+	if listen == "" {
+		fmt.Fprintf(c.stderr, "catalogkit: mcp: serving %s on stdio\n", what)
+		if err := srv.ServeStdio(ctx, io.NopCloser(c.stdin), nopWriteCloser{c.stdout}); err != nil && !errors.Is(err, io.EOF) {
+			return c.cannotRun("", "mcp: %v", err)
+		}
+		return exitOK
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return c.cannotRun("choose another --http address, or stop what listens there", "mcp: %v", err)
+	}
+	fmt.Fprintf(c.stderr, "catalogkit: mcp: serving %s on http://%s/ (stateless streamable HTTP)\n", what, ln.Addr())
+	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	if err := hs.Serve(ln); err != nil {
+		return c.cannotRun("", "mcp: %v", err)
+	}
+	return exitOK
+}
+
+// mcpLoadError reports a catalog mcp will not serve: exit 3 when it cannot
+// be read, 1 when it or its signature is refused, with the stable code.
+func (c *cli) mcpLoadError(file string, err error) int {
+	var pe *fs.PathError
+	var ce *catalog.Error
+	var se *sign.Error
+	var me *mcpserve.Error
+	switch {
+	case errors.As(err, &ce):
+		return c.contractError(err, fmt.Sprintf("catalog %q", file), file, "")
+	case errors.As(err, &se):
+		return c.errorf("sign the catalog with 'catalogkit sign --key KEY "+shellWord(file)+"' and give its public key to --key", "refusing to serve %s: its signature %s: %v", file, file+sign.SignatureSuffix, err)
+	case errors.As(err, &me):
+		return c.errorf("", "refusing to serve %s: %s: %s", file, me.Code, me.Detail)
+	case errors.As(err, &pe):
+		return c.cannotRun("check the --catalog path", "failed to read the catalog: %v", err)
+	}
+	return c.cannotRun("", "%v", err)
+}
+
+// reloadOnSignal reloads on every SIGHUP until ctx ends.
+func reloadOnSignal(ctx context.Context, srv *mcpserve.Server) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	for {
+		select {
+		case <-hup:
+			srv.Reload() // logs either way
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// reloadOnChange reloads when the catalog file or its signature changes
+// (size, time, or another file renamed into place) until ctx ends. A
+// catalog replaced before its signature is refused once, then served when
+// the signature follows.
+func reloadOnChange(ctx context.Context, srv *mcpserve.Server, file string) {
+	paths := []string{file, file + sign.SignatureSuffix}
+	last := make([]os.FileInfo, len(paths))
+	for i, p := range paths {
+		last[i], _ = os.Stat(p)
+	}
+	t := time.NewTicker(mcpPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			changed := false
+			for i, p := range paths {
+				now, _ := os.Stat(p)
+				changed = changed || fileChanged(last[i], now)
+				last[i] = now
+			}
+			if changed {
+				srv.Reload() // logs either way
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// fileChanged reports whether a file (nil: missing) is another file, or the
+// same one with another size or modification time.
+func fileChanged(old, now os.FileInfo) bool {
+	if old == nil || now == nil {
+		return (old == nil) != (now == nil)
+	}
+	return !os.SameFile(old, now) || old.Size() != now.Size() || !old.ModTime().Equal(now.ModTime())
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/internal/sign"
+)
+
+const signExample = `
+catalogkit sign --key ~/.catalogkit/catalog.key catalog.json     # writes catalog.json.minisig
+minisign -Vm catalog.json -p catalog.pub                           # what anyone can check
+catalogkit mcp --catalog catalog.json --key catalog.pub            # serves it only if it verifies`
+
+// runSign signs a catalog file: FILE.minisig, whose trusted comment names
+// the file and its SHA-256.
+func runSign(c *cli, args []string) int {
+	fset := c.flags("sign", "--key KEY [--password-file FILE | --password-fd N] FILE", signExample)
+	keyPath := fset.String("key", "", "the minisign secret `KEY` file (catalogkit keygen or minisign -G writes one)")
+	var pw passwordFlags
+	pw.register(fset)
+	if code, ok := c.parse(fset, args, true); !ok {
+		return code
+	}
+	hint := "run 'catalogkit sign -h' for usage"
+	switch {
+	case *keyPath == "":
+		return c.usageError(hint, "sign needs --key KEY")
+	case fset.NArg() != 1:
+		return c.usageError(hint, "sign needs exactly one FILE, the catalog to sign")
+	case fset.Arg(0) == "-":
+		return c.usageError(hint, "a signature is for a file: give its path, not -")
+	}
+	if err := pw.check(); err != nil {
+		return c.usageError(hint, "%v", err)
+	}
+	pw.warnReadable(c)
+	file := fset.Arg(0)
+	data, err := c.readInput(file)
+	if err != nil {
+		return c.cannotRun("check the FILE path", "failed to read the catalog: %v", err)
+	}
+	// Only a catalog that mcp would serve is worth signing.
+	if _, err := catalog.Parse(data); err != nil {
+		return c.contractError(err, fmt.Sprintf("catalog %q", file), "", "")
+	}
+	key, code := c.readSecretKey(context.Background(), *keyPath, pw)
+	if key == nil {
+		return code
+	}
+	sig, err := sign.SignFile(key, filepath.Base(file), data)
+	if err != nil {
+		return c.errorf("", "%v", err)
+	}
+	out := file + sign.SignatureSuffix
+	if err := sign.WriteSignature(out, sig); err != nil {
+		return c.cannotRun("", "%v", err)
+	}
+	fmt.Fprintf(c.stdout, "wrote %s: signed by key %s\n", out, key.ID())
+	return exitOK
+}
