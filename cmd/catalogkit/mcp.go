@@ -110,7 +110,7 @@ func (c *cli) mcpLoadError(file string, err error) int {
 	case errors.As(err, &se):
 		return c.errorf("sign the catalog with 'catalogkit sign --key KEY "+shellWord(file)+"' and give its public key to --key", "refusing to serve %s: its signature %s: %v", file, file+sign.SignatureSuffix, err)
 	case errors.As(err, &me):
-		return c.errorf("", "refusing to serve %s: %s: %s", file, me.Code, me.Detail)
+		return c.errorf("with --key, mcp serves only a signed catalog: sign it, or serve it unsigned without --key", "refusing to serve %s: %s: %s", file, me.Code, me.Detail)
 	case errors.As(err, &pe):
 		return c.cannotRun("check the --catalog path", "failed to read the catalog: %v", err)
 	}
