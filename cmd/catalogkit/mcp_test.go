@@ -29,8 +29,12 @@ type syncBuffer struct {
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // waitFor waits until the child's stderr matches re, and returns the match.
 func waitFor(t *testing.T, stderr *syncBuffer, re string) []string {
@@ -157,9 +161,9 @@ func testMCPBinaryRawLines(t *testing.T, bin string) {
 		got[resp.ID] = answer{resp.Result.IsError, resp.Result.StructuredContent.Code}
 	}
 	want := map[int]answer{
-		1: {}, // initialize
-		2: {}, // discover page.read
-		3: {}, // a valid shape with the current digest
+		1: {},                               // initialize
+		2: {},                               // discover page.read
+		3: {},                               // a valid shape with the current digest
 		4: {true, "INVALID_ARGUMENT_VALUE"}, // "tab_id":1.0
 		5: {true, "INVALID_JSON"},           // "tab_id" twice
 		6: {true, "STALE_DEFINITION"},       // a digest that is not the current one
