@@ -1,6 +1,7 @@
 package mcpserve
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -101,10 +102,12 @@ func NewSnapshot(data []byte, signer string) (*Snapshot, error) {
 	sum := sha256.Sum256(data)
 	s := &Snapshot{cat: cat, sha256: hex.EncodeToString(sum[:]), signer: signer, digests: make(map[string]string, v.Len())}
 	index := map[string]int{}
+	var buf []byte
 	for i := range v.Len() {
 		tool := v.Index(i)
 		name, family := str(tool, "name"), str(tool, "family")
-		s.digests[name] = ToolDigest(tool)
+		buf = appendCanonical(buf[:0], tool)
+		s.digests[name] = digestOf(buf)
 		j, ok := index[family]
 		if !ok {
 			j = len(s.families)
@@ -121,8 +124,10 @@ func NewSnapshot(data []byte, signer string) (*Snapshot, error) {
 // ToolDigest returns the digest of one tool definition that catalog.Compile
 // accepted: "sha256:" and the lower-case hex SHA-256 of its canonical form
 // (see the package documentation).
-func ToolDigest(tool catalog.Value) string {
-	sum := sha256.Sum256(CanonicalTool(tool))
+func ToolDigest(tool catalog.Value) string { return digestOf(CanonicalTool(tool)) }
+
+func digestOf(canonical []byte) string {
+	sum := sha256.Sum256(canonical)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
@@ -130,8 +135,10 @@ func ToolDigest(tool catalog.Value) string {
 // with no white space, the keys name, family, effect, enabled and fields in
 // that order, the fields in the definition's order, each spec's keys type,
 // required and max_length in that order, max_length in decimal.
-func CanonicalTool(tool catalog.Value) []byte {
-	b := append([]byte(nil), `{"name":`...)
+func CanonicalTool(tool catalog.Value) []byte { return appendCanonical(nil, tool) }
+
+func appendCanonical(b []byte, tool catalog.Value) []byte {
+	b = append(b, `{"name":`...)
 	b = catalog.AppendQuote(b, str(tool, "name"))
 	b = append(b, `,"family":`...)
 	b = catalog.AppendQuote(b, str(tool, "family"))
@@ -183,10 +190,16 @@ func readBounded(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil {
+	info, err := f.Stat()
+	if err != nil {
 		return nil, err
-	} else if !info.Mode().IsRegular() {
+	}
+	if !info.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
 	}
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	// A buffer of the file's size (and one byte to see the end) is read
+	// once, not grown by doubling.
+	buf := bytes.NewBuffer(make([]byte, 0, min(info.Size(), limit)+1))
+	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))
+	return buf.Bytes(), err
 }
