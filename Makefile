@@ -80,7 +80,7 @@ bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner
 	$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/jsonbench/
 	$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/
 	$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./internal/fuzzgate/
-	$(GO) test -run '^$$' -bench . -benchtime 300x -count 6 ./internal/mcpserve/
+	$(GO) test -run '^$$' -bench . -benchtime 100x -count 6 ./internal/mcpserve/
 	bash internal/archive/bench.sh
 	bash internal/verify/bench.sh
 
