@@ -74,11 +74,35 @@ func httpSession(b *testing.B, h *mcp.StreamableHTTPHandler) *mcp.ClientSession 
 // catalog) and of validate_arguments, each interleaved call by call with
 // the SDK's minimal tool on the same transport, and reports the median of
 // each and their ratio (overhead-x: the catalog tool's median over the
-// minimal tool's).
+// minimal tool's). A third series, same-bytes, is an SDK tool that returns
+// the catalog tool's very result ready made: vs-same-bytes-x is the
+// catalog's own work, apart from the size of what it returns.
 func BenchmarkRoundTrip(b *testing.B) {
 	srv := newServer(b, syntheticPath)
 	digest, _ := srv.Snapshot().Digest("page.read")
-	minimalHTTP := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return minimalServer() },
+	calls := []struct {
+		name string
+		args map[string]any
+	}{
+		{ToolDiscover, map[string]any{"family": "reading"}},
+		{ToolValidate, map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}, "digest": digest}},
+	}
+	minimal := minimalServer()
+	// A second anchor: an SDK tool (raw handler) that returns, ready made,
+	// the very result the catalog tool returns. The difference between it
+	// and the minimal tool is the cost of the payload's size in the SDK; the
+	// difference between it and the catalog tool is the catalog's own work.
+	for _, c := range calls {
+		res, err := connect(b, srv).CallTool(context.Background(), &mcp.CallToolParams{Name: c.name, Arguments: c.args})
+		if err != nil {
+			b.Fatal(err)
+		}
+		structured, _ := json.Marshal(res.StructuredContent)
+		fixed := result(structured, res.IsError)
+		minimal.AddTool(&mcp.Tool{Name: "same-bytes-" + c.name, InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return fixed, nil })
+	}
+	minimalHTTP := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return minimal },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	transports := []struct {
 		name             string
@@ -88,7 +112,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			func(b *testing.B) *mcp.ClientSession { return stdioPair(b, srv.ServeStdio) },
 			func(b *testing.B) *mcp.ClientSession {
 				return stdioPair(b, func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-					return minimalServer().Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+					return minimal.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
 				})
 			}},
 		{"http",
@@ -97,35 +121,52 @@ func BenchmarkRoundTrip(b *testing.B) {
 			},
 			func(b *testing.B) *mcp.ClientSession { return httpSession(b, minimalHTTP) }},
 	}
-	calls := []struct {
-		name string
-		args map[string]any
-	}{
-		{ToolDiscover, map[string]any{"family": "reading"}},
-		{ToolValidate, map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}, "digest": digest}},
-	}
 	for _, tr := range transports {
 		for _, c := range calls {
 			b.Run("transport="+tr.name+"/tool="+c.name, func(b *testing.B) {
 				cat, min := tr.catalog(b), tr.minimal(b)
 				ctx := context.Background()
-				var tc, tm []time.Duration
-				for b.Loop() {
+				var tc, tm, ts []time.Duration
+				callMinimal := func() time.Duration {
 					t0 := time.Now()
 					if _, err := min.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "x"}}); err != nil {
 						b.Fatal(err)
 					}
-					t1 := time.Now()
+					return time.Since(t0)
+				}
+				callCatalog := func() time.Duration {
+					t0 := time.Now()
 					res, err := cat.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
 					if err != nil || res.IsError {
 						b.Fatalf("%s: %v %+v", c.name, err, res)
 					}
-					tc, tm = append(tc, time.Since(t1)), append(tm, t1.Sub(t0))
+					return time.Since(t0)
 				}
-				mc, mm := median(tc), median(tm)
+				callSame := func() time.Duration {
+					t0 := time.Now()
+					if _, err := min.CallTool(ctx, &mcp.CallToolParams{Name: "same-bytes-" + c.name, Arguments: c.args}); err != nil {
+						b.Fatal(err)
+					}
+					return time.Since(t0)
+				}
+				i := 0
+				for b.Loop() {
+					ts = append(ts, callSame())
+					// Alternate which goes first, so that neither gains from
+					// the other's warm caches.
+					if i%2 == 0 {
+						tm, tc = append(tm, callMinimal()), append(tc, callCatalog())
+					} else {
+						tc, tm = append(tc, callCatalog()), append(tm, callMinimal())
+					}
+					i++
+				}
+				mc, mm, ms := median(tc), median(tm), median(ts)
 				b.ReportMetric(float64(mc.Microseconds()), "catalog-µs")
 				b.ReportMetric(float64(mm.Microseconds()), "minimal-µs")
 				b.ReportMetric(float64(mc)/float64(mm), "overhead-x")
+				b.ReportMetric(float64(ms.Microseconds()), "same-bytes-µs")
+				b.ReportMetric(float64(mc)/float64(ms), "vs-same-bytes-x")
 			})
 		}
 	}
@@ -151,7 +192,8 @@ func resultBytes(b *testing.B, v any) int {
 // plus the discover result of one family, against a plain MCP server that
 // lists all 1000 tools with their input schemas (the catalog's own
 // descriptions, the smallest a plain server could list). It reports both
-// sizes and their ratio; the time is that of producing both.
+// sizes and their ratio (the instructions counted on our side); the time is
+// that of getting our tools/list and one family's discover.
 func BenchmarkContextBytes(b *testing.B) {
 	data := benchdata.MustCatalog(benchdata.Max)
 	snap, err := NewSnapshot(data, Unsigned)
@@ -186,7 +228,18 @@ func BenchmarkContextBytes(b *testing.B) {
 		return cs
 	}
 	ours, theirs := connectTo(srv.MCPServer()), connectTo(plain)
-	var oursBytes, plainBytes int
+	var plainTools []*mcp.Tool
+	for t, err := range theirs.Tools(ctx, nil) { // every page
+		if err != nil {
+			b.Fatal(err)
+		}
+		plainTools = append(plainTools, t)
+	}
+	if len(plainTools) != len(all) {
+		b.Fatalf("the plain server listed %d tools, want %d", len(plainTools), len(all))
+	}
+	plainBytes := resultBytes(b, plainTools)
+	var oursBytes int
 	for b.Loop() {
 		list, err := ours.ListTools(ctx, nil)
 		if err != nil {
@@ -196,18 +249,7 @@ func BenchmarkContextBytes(b *testing.B) {
 		if err != nil || fam.IsError {
 			b.Fatal(err)
 		}
-		var plainTools []*mcp.Tool
-		for t, err := range theirs.Tools(ctx, nil) { // every page
-			if err != nil {
-				b.Fatal(err)
-			}
-			plainTools = append(plainTools, t)
-		}
-		if len(plainTools) != len(all) {
-			b.Fatalf("the plain server listed %d tools, want %d", len(plainTools), len(all))
-		}
 		oursBytes = resultBytes(b, list) + resultBytes(b, fam) + len(Instructions(snap))
-		plainBytes = resultBytes(b, plainTools)
 	}
 	b.ReportMetric(float64(oursBytes), "catalog-bytes")
 	b.ReportMetric(float64(plainBytes), "plain-bytes")

@@ -87,3 +87,27 @@ func TestMCPRawText(t *testing.T) {
 		})
 	}
 }
+
+func TestMCPMessageKind(t *testing.T) {
+	tests := []struct {
+		line, reason      string
+		request, response bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "a request", true, false},
+		{`{"method":"tools/list","id":"a","jsonrpc":"2.0"}`, "a request, keys in another order", true, false},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "a notification has no id", false, false},
+		{`{"jsonrpc":"2.0","id":null,"method":"x"}`, "a null id is no request", false, false},
+		{`{"jsonrpc":"2.0","id":2,"result":{"big":[1,2,3]}}`, "a response", false, true},
+		{`{"result":{},"jsonrpc":"2.0","id":2}`, "a response, result first", false, true},
+		{`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"m"}}`, "an error response", false, true},
+		{`not json`, "garbage", false, false},
+		{`{"result":{"pad":"` + strings.Repeat("x", 2*kindPrefix) + `"},"jsonrpc":"2.0","id":2}`, "a long response whose id comes after the first bytes looked at", false, true},
+		{`{"jsonrpc":"2.0","id":2,"result":{"pad":"` + strings.Repeat("x", 2*kindPrefix) + `"}}`, "a long response, decided by its start", false, true},
+	}
+	for _, tt := range tests {
+		req, resp := kind([]byte(tt.line))
+		if req != tt.request || resp != tt.response {
+			t.Errorf("%s: kind(%s) = %v, %v; want %v, %v", tt.reason, tt.line, req, resp, tt.request, tt.response)
+		}
+	}
+}

@@ -110,7 +110,12 @@ func (s *Server) logf(format string, args ...any) {
 // instructions.
 func (s *Server) swap(snap *Snapshot) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "catalogkit", Version: s.opts.Version},
-		&mcp.ServerOptions{Instructions: Instructions(snap)})
+		&mcp.ServerOptions{
+			Instructions: Instructions(snap),
+			// The SDK's default logging, and tools whose list never changes:
+			// a reload changes what discover answers, never tools/list.
+			Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: false}},
+		})
 	srv.AddTool(discoverTool(), s.discover)
 	srv.AddTool(validateTool(), s.validate)
 	s.cur.Store(&served{snap: snap, mcp: srv})

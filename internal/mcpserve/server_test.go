@@ -99,6 +99,9 @@ func TestMCPToolsList(t *testing.T) {
 	if diff := cmp.Diff([]string{ToolDiscover, ToolValidate}, names); diff != "" {
 		t.Errorf("tools/list names, in order (-want +got):\n%s", diff)
 	}
+	if c := cs.InitializeResult().Capabilities.Tools; c == nil || c.ListChanged {
+		t.Errorf("tools capability %+v, want tools whose list never changes (listChanged false)", c)
+	}
 	instr := cs.InitializeResult().Instructions
 	for _, f := range s.Snapshot().Families() {
 		if want := f.Name + " (" + itoa(f.Enabled) + " enabled)"; !strings.Contains(instr, want) {

@@ -37,16 +37,65 @@ type drain struct {
 	awaiting int
 }
 
-// message is what drain looks at in a JSON-RPC message: a request has an
-// id and a method, a response an id and no method.
-type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
+// kind tells a JSON-RPC request (an id and a method) and a response (an id
+// and a result or error) from anything else. It reads the top-level keys in
+// order and stops as soon as it knows, so that a large result is not
+// scanned: the SDK writes "id" before "result".
+func kind(line []byte) (request, response bool) {
+	// The keys that decide come first in what the SDK writes: look at the
+	// start of the line only, and at the whole line if that did not decide.
+	if len(line) > kindPrefix {
+		if request, response, ok := kindOf(line[:kindPrefix]); ok {
+			return request, response
+		}
+	}
+	request, response, _ = kindOf(line)
+	return request, response
+}
+
+// kindPrefix is how much of a line kind looks at first.
+const kindPrefix = 256
+
+// kindOf is kind, and reports whether the text decided it (a cut line may
+// not).
+func kindOf(line []byte) (request, response, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false, false, false
+	}
+	hasID, hasMethod, hasResult := false, false, false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return false, false, false
+		}
+		key, _ := t.(string)
+		switch key {
+		case "method":
+			hasMethod = true
+		case "result", "error":
+			hasResult = true
+		}
+		if hasID && (hasMethod || hasResult) {
+			return hasMethod, !hasMethod, true
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return false, false, false
+		}
+		if key == "id" && string(v) != "null" {
+			hasID = true
+			if hasMethod || hasResult {
+				return hasMethod, !hasMethod, true
+			}
+		}
+	}
+	_, err := dec.Token() // the closing brace: the whole object was read
+	return false, false, err == nil
 }
 
 func (d *drain) read(line []byte) {
-	var m message
-	if json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && string(m.ID) != "null" && m.Method != "" {
+	if request, _ := kind(line); request {
 		d.mu.Lock()
 		d.awaiting++
 		d.mu.Unlock()
@@ -54,8 +103,7 @@ func (d *drain) read(line []byte) {
 }
 
 func (d *drain) wrote(line []byte) {
-	var m message
-	if json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && m.Method == "" {
+	if _, response := kind(line); response {
 		d.mu.Lock()
 		d.awaiting--
 		d.cond.Broadcast()
