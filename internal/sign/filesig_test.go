@@ -8,7 +8,7 @@ import (
 
 const testCatalog = `[{"name":"page.read","family":"reading","effect":"read","enabled":true,"fields":{}}]`
 
-func TestVerifyFile(t *testing.T) {
+func TestSignVerifyFile(t *testing.T) {
 	_, sk, pk := newKey(t, "catalog")
 	_, otherSK, otherPK := newKey(t, "other")
 	good, err := SignFile(sk, "catalog.json", []byte(testCatalog))
@@ -51,10 +51,10 @@ func TestVerifyFile(t *testing.T) {
 	}
 }
 
-// TestMinisignVerifiesFile: `minisign -Vm catalog.json -p KEY.pub` accepts
+// TestSignFileMinisign: `minisign -Vm catalog.json -p KEY.pub` accepts
 // SignFile's signature and prints its trusted comment, and refuses it once
 // the catalog has changed.
-func TestMinisignVerifiesFile(t *testing.T) {
+func TestSignFileMinisign(t *testing.T) {
 	tool := minisignTool(t)
 	kp, sk, _ := newKey(t, "catalog")
 	dir := t.TempDir()
