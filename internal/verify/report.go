@@ -36,6 +36,17 @@ func (s *StepResult) Code() archive.Code {
 	return s.Errors[0].Code
 }
 
+// say adds a phrase to the step's summary.
+func (s *StepResult) say(phrase string) {
+	if phrase == "" {
+		return
+	}
+	if s.Summary != "" {
+		s.Summary += "; "
+	}
+	s.Summary += phrase
+}
+
 func (s *StepResult) fail(errs ...*archive.Error) {
 	s.Status = Failed
 	s.Errors = errs
@@ -55,10 +66,10 @@ type Report struct {
 	TreeHash string `json:"tree_hash,omitempty"`
 	Kept     string `json:"kept_dir,omitempty"`
 	// SignedBy is the ID of the --key that signed SHA256SUMS, and Commit the
-	// git commit its signed provenance names, when step 1 checked them.
+	// git commit its signed provenance names, when the hash step checked them.
 	SignedBy string `json:"signed_by,omitempty"`
 	Commit   string `json:"commit,omitempty"`
-	// Rebuild is step 1's rebuild of the archive from a git checkout, when
+	// Rebuild is the hash step's rebuild of the archive from a git checkout, when
 	// --rebuild asked for one.
 	Rebuild *Rebuild      `json:"rebuild,omitempty"`
 	Steps   []*StepResult `json:"steps"`
