@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -113,9 +112,7 @@ func runVerify(c *cli, args []string) int {
 	}
 	rep := verify.Verify(ctx, path, opts)
 	if *asJSON {
-		enc := json.NewEncoder(c.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := rep.WriteJSON(c.stdout); err != nil {
 			c.printError("", "failed to write report: %v", err)
 			return 3
 		}

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // Status is the outcome of one step.
@@ -142,9 +142,15 @@ func TextStream(w io.Writer) func(r *Report, s *StepResult) {
 		}
 		// An archive controls names, file contents in diffs and its tests'
 		// output: none of its control characters reaches the terminal.
-		io.WriteString(w, conformance.PrintableLines(b.String()))
+		io.WriteString(w, termsafe.PrintableLines(b.String()))
 	}
 }
+
+// WriteJSON writes the report as indented JSON. Beyond what encoding/json
+// escapes, it writes C1 control characters, DEL and bidirectional
+// formatting characters as \u escapes ([termsafe.JSON]), so that the JSON,
+// like the text report, is safe to print on a terminal.
+func (r *Report) WriteJSON(w io.Writer) error { return termsafe.WriteJSON(w, r) }
 
 // WriteVerdict writes the lines that end the text report: where the tree
 // was kept, and the result.
