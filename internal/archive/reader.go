@@ -527,6 +527,50 @@ func (a *Reader) CheckNames() (top string, problems []*Error) {
 	return top, problems
 }
 
+// CheckSelection checks every entry's name against the rules by which the
+// writer selects a tree, before anything is extracted: no element longer
+// than [MaxElementLen] bytes, and below the top-level folder no name that
+// [CheckSelected] refuses (.git/config, a.swp, a nested module's files):
+// the writer never writes such a name, so an archive that holds one was
+// not made by it. It returns every problem, in entry order. The other name
+// rules are [Reader.CheckNames]'.
+func (a *Reader) CheckSelection() []*Error {
+	var problems []*Error
+	var rel, tops []string
+	for _, e := range a.Entries {
+		if elem := longElement(e.Name); elem != "" {
+			problems = append(problems, elementTooLong(e.Name, elem))
+			continue
+		}
+		if t, r, ok := strings.Cut(e.Name, "/"); ok {
+			rel, tops = append(rel, r), append(tops, t)
+		}
+	}
+	i := 0 // CheckSelected reports in the order of rel
+	for _, p := range CheckSelected(rel) {
+		for i < len(rel) && rel[i] != p.Entry {
+			i++
+		}
+		if i < len(rel) {
+			p.Entry = tops[i] + "/" + p.Entry
+			i++
+		}
+		problems = append(problems, p)
+	}
+	return problems
+}
+
+// longElement returns the first element of the slash-separated name p
+// longer than MaxElementLen bytes, or "".
+func longElement(p string) string {
+	for elem := range strings.SplitSeq(p, "/") {
+		if len(elem) > MaxElementLen {
+			return elem
+		}
+	}
+	return ""
+}
+
 func le16(b []byte) uint16 { return binary.LittleEndian.Uint16(b) }
 func le32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
 
