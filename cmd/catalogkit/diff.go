@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 
+	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/zipdiff"
 )
 
@@ -35,11 +36,11 @@ func runDiff(c *cli, args []string) int {
 		var ze *zipdiff.Error
 		if errors.As(err, &ze) {
 			switch ze.Code {
-			case zipdiff.CodeNotZip, zipdiff.CodeTruncated, zipdiff.CodeCorrupt:
+			case archive.CodeNotZip, archive.CodeTruncated, archive.CodeOverlap, archive.CodeHeaderMismatch:
 				h = "diff compares two ZIP archives: if this one was downloaded, download it again"
-			case zipdiff.CodeTrailing:
+			case archive.CodeTrailing:
 				h = "something appended bytes to this archive after its end: it is not the file a packager wrote"
-			case zipdiff.CodeTooLarge:
+			case archive.CodeTooLarge:
 				h = "raise --max-size if you mean to compare archives this large"
 			}
 		}

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/catalogkit/catalogkit/internal/codes"
 )
 
-// A Code identifies one kind of problem. Codes are the stable API: tests,
-// callers and automation match them, never message text.
-type Code string
+// A Code identifies one kind of problem: the release side's one code type
+// ([codes.Code]). Codes are the stable API: tests, callers and
+// automation match them, never message text.
+type Code = codes.Code
 
 // The strict reader's codes: what it refuses in an archive's structure and
 // data.

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
 // A Kind classifies a difference.
@@ -127,16 +129,16 @@ func DiffFiles(pathA, pathB string, lim Limits) (*Report, error) {
 func openFile(path string) (*os.File, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, 0, &Error{File: path, Code: CodeIO, Offset: -1, Detail: "cannot open", Err: unwrapPath(err)}
+		return nil, 0, &Error{File: path, Code: archive.CodeIO, Offset: -1, Detail: "cannot open", Err: unwrapPath(err)}
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, &Error{File: path, Code: CodeIO, Offset: -1, Detail: "cannot stat", Err: err}
+		return nil, 0, &Error{File: path, Code: archive.CodeIO, Offset: -1, Detail: "cannot stat", Err: err}
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, &Error{File: path, Code: CodeIO, Offset: -1, Detail: "not a regular file"}
+		return nil, 0, &Error{File: path, Code: archive.CodeIO, Offset: -1, Detail: "not a regular file"}
 	}
 	return f, fi.Size(), nil
 }
@@ -149,10 +151,10 @@ func firstDifference(pathA string, fa io.ReaderAt, sizeA int64, pathB string, fb
 		na, errA := fa.ReadAt(bufA[:min(int64(len(bufA)), max(sizeA-off, 0))], off)
 		nb, errB := fb.ReadAt(bufB[:min(int64(len(bufB)), max(sizeB-off, 0))], off)
 		if errA != nil && errA != io.EOF {
-			return 0, &Error{File: pathA, Code: CodeIO, Offset: off, Detail: "cannot read", Err: errA}
+			return 0, &Error{File: pathA, Code: archive.CodeIO, Offset: off, Detail: "cannot read", Err: errA}
 		}
 		if errB != nil && errB != io.EOF {
-			return 0, &Error{File: pathB, Code: CodeIO, Offset: off, Detail: "cannot read", Err: errB}
+			return 0, &Error{File: pathB, Code: archive.CodeIO, Offset: off, Detail: "cannot read", Err: errB}
 		}
 		n := min(na, nb)
 		if i := firstMismatch(bufA[:n], bufB[:n]); i >= 0 {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/linediff"
 	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
@@ -387,12 +388,12 @@ func TestZipTrailingBytes(t *testing.T) {
 	z := append(makeZip(t, "", base...), "appended by someone"...)
 	_, err := Read("t.zip", bytes.NewReader(z), int64(len(z)), DefaultLimits)
 	var e *Error
-	if !asError(err, &e) || e.Code != CodeTrailing || !strings.Contains(e.Detail, "19 bytes after the end of central directory record") {
-		t.Errorf("err %v, want %s and the count", err, CodeTrailing)
+	if !asError(err, &e) || e.Code != archive.CodeTrailing || !strings.Contains(e.Detail, "19 bytes after the end of central directory record") {
+		t.Errorf("err %v, want %s and the count", err, archive.CodeTrailing)
 	}
 	// A truncated archive is still not one with trailing bytes.
 	cut := z[:len(z)/2]
-	if _, err := Read("cut.zip", bytes.NewReader(cut), int64(len(cut)), DefaultLimits); !asError(err, &e) || e.Code != CodeNotZip {
+	if _, err := Read("cut.zip", bytes.NewReader(cut), int64(len(cut)), DefaultLimits); !asError(err, &e) || e.Code != archive.CodeNotZip {
 		t.Errorf("truncated: %v", err)
 	}
 }

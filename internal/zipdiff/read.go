@@ -7,21 +7,13 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-// A Code names why an archive could not be read.
-type Code string
-
-const (
-	CodeIO             Code = "IO"
-	CodeNotZip         Code = "NOT_ZIP"
-	CodeTruncated      Code = "TRUNCATED"
-	CodeTrailing       Code = "TRAILING_BYTES" // bytes after the end of central directory record
-	CodeUnsupported    Code = "UNSUPPORTED"
-	CodeTooLarge       Code = "TOO_LARGE"
-	CodeTooManyEntries Code = "TOO_MANY_ENTRIES"
-	CodeCorrupt        Code = "CORRUPT"
-)
+// A Code names why an archive could not be read: the codes are package
+// archive's, which has one code for each condition of the format.
+type Code = archive.Code
 
 // Error is an archive that could not be read: its file, the code, and the
 // byte offset in the file where the problem was found (-1 if none).
@@ -178,16 +170,16 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 		return nil, &Error{File: name, Code: code, Offset: off, Detail: fmt.Sprintf(format, args...)}
 	}
 	if size > lim.MaxArchiveSize {
-		return fail(CodeTooLarge, -1, "the archive is %d bytes, more than the limit of %d", size, lim.MaxArchiveSize)
+		return fail(archive.CodeTooLarge, -1, "the archive is %d bytes, more than the limit of %d", size, lim.MaxArchiveSize)
 	}
 	if size < endLen {
-		return fail(CodeNotZip, -1, "%d bytes is too short for a ZIP archive (no end of central directory record)", size)
+		return fail(archive.CodeNotZip, -1, "%d bytes is too short for a ZIP archive (no end of central directory record)", size)
 	}
 	// The end record is in the last 22 + 65535 bytes.
 	tailLen := min(size, endLen+maxCommentLen)
 	tail := make([]byte, tailLen)
 	if _, err := r.ReadAt(tail, size-tailLen); err != nil {
-		return nil, &Error{File: name, Code: CodeIO, Offset: size - tailLen, Detail: "cannot read", Err: err}
+		return nil, &Error{File: name, Code: archive.CodeIO, Offset: size - tailLen, Detail: "cannot read", Err: err}
 	}
 	endRel := -1
 	for i := len(tail) - endLen; i >= 0; i-- {
@@ -199,9 +191,9 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 	}
 	if endRel < 0 {
 		if at, n := trailingEnd(r, tail, size-tailLen); at >= 0 {
-			return fail(CodeTrailing, at, "%d bytes after the end of central directory record: something was appended to the archive (a ZIP archive ends with that record and its comment)", n)
+			return fail(archive.CodeTrailing, at, "%d bytes after the end of central directory record: something was appended to the archive (a ZIP archive ends with that record and its comment)", n)
 		}
-		return fail(CodeNotZip, -1, "no end of central directory record: not a ZIP archive, or truncated at the end")
+		return fail(archive.CodeNotZip, -1, "no end of central directory record: not a ZIP archive, or truncated at the end")
 	}
 	a := &Archive{Name: name, Size: size, EndAt: size - tailLen + int64(endRel), r: r, lim: lim, read: readBudget(size), left: lim.MaxTotalSize}
 	end := tail[endRel:]
@@ -214,24 +206,24 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 	if a.EndAt >= 20 {
 		var loc [4]byte
 		if _, err := r.ReadAt(loc[:], a.EndAt-20); err == nil && binary.LittleEndian.Uint32(loc[:]) == zip64LocSig {
-			return fail(CodeUnsupported, a.EndAt-20, "a ZIP64 archive (catalogkit never writes ZIP64)")
+			return fail(archive.CodeZip64, a.EndAt-20, "a ZIP64 archive (catalogkit never writes ZIP64)")
 		}
 	}
 	switch {
 	case count == 0xffff || a.CentralSize == 0xffffffff || a.CentralAt == 0xffffffff:
-		return fail(CodeUnsupported, a.EndAt, "a ZIP64 archive (catalogkit never writes ZIP64)")
+		return fail(archive.CodeZip64, a.EndAt, "a ZIP64 archive (catalogkit never writes ZIP64)")
 	case a.DiskNumbers != [2]uint16{} || int(a.EntriesOnDisk) != count:
-		return fail(CodeUnsupported, a.EndAt, "a multi-disk (split) archive")
+		return fail(archive.CodeAttributes, a.EndAt, "a multi-disk (split) archive")
 	case count > lim.MaxEntries:
-		return fail(CodeTooManyEntries, a.EndAt, "%d entries, more than the limit of %d", count, lim.MaxEntries)
+		return fail(archive.CodeTooManyEntries, a.EndAt, "%d entries, more than the limit of %d", count, lim.MaxEntries)
 	case a.CentralAt+a.CentralSize > a.EndAt:
-		return fail(CodeTruncated, a.EndAt, "the central directory (offset %d, %d bytes) runs past the end record at %d", a.CentralAt, a.CentralSize, a.EndAt)
+		return fail(archive.CodeTruncated, a.EndAt, "the central directory (offset %d, %d bytes) runs past the end record at %d", a.CentralAt, a.CentralSize, a.EndAt)
 	case int64(count)*centralLen > a.CentralSize:
-		return fail(CodeCorrupt, a.EndAt, "%d entries cannot fit in a %d-byte central directory", count, a.CentralSize)
+		return fail(archive.CodeTruncated, a.EndAt, "%d entries cannot fit in a %d-byte central directory", count, a.CentralSize)
 	}
 	cd := make([]byte, a.CentralSize)
 	if _, err := r.ReadAt(cd, a.CentralAt); err != nil {
-		return nil, &Error{File: name, Code: CodeIO, Offset: a.CentralAt, Detail: "cannot read the central directory", Err: err}
+		return nil, &Error{File: name, Code: archive.CodeIO, Offset: a.CentralAt, Detail: "cannot read the central directory", Err: err}
 	}
 	pos := 0
 	a.Entries = make([]*Entry, 0, count)
@@ -240,7 +232,7 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 	for i := 0; i < count; i++ {
 		at := a.CentralAt + int64(pos)
 		if len(cd)-pos < centralLen || le32(cd[pos:]) != centralSig {
-			return fail(CodeCorrupt, at, "central directory record %d is missing or has a bad signature", i)
+			return fail(archive.CodeNotZip, at, "central directory record %d is missing or has a bad signature", i)
 		}
 		rec := cd[pos:]
 		h := Header{
@@ -251,7 +243,7 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 		}
 		n, m, k := int(le16(rec[28:])), int(le16(rec[30:])), int(le16(rec[32:]))
 		if centralLen+n+m+k > len(rec) {
-			return fail(CodeCorrupt, at, "central directory record %d runs past the central directory", i)
+			return fail(archive.CodeTruncated, at, "central directory record %d runs past the central directory", i)
 		}
 		h.Name = string(rec[centralLen : centralLen+n])
 		if m > 0 {
@@ -260,7 +252,7 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 		h.Comment = string(rec[centralLen+n+m : centralLen+n+m+k])
 		pos += centralLen + n + m + k
 		if h.CompressedSize == 0xffffffff || h.Size == 0xffffffff || h.Offset == 0xffffffff {
-			return fail(CodeUnsupported, at, "entry %d %s uses ZIP64 sizes", i, quote(h.Name))
+			return fail(archive.CodeZip64, at, "entry %d %s uses ZIP64 sizes", i, quote(h.Name))
 		}
 		a.names[h.Name]++
 		block[i] = Entry{Index: i, CentralAt: at, Central: h, HeaderAt: int64(h.Offset), Overlaps: -1, Occurrence: a.names[h.Name]}
@@ -336,7 +328,7 @@ func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, pr
 	}
 	at := e.HeaderAt
 	if at+localLen > a.CentralAt {
-		return fail(CodeCorrupt, at, "the local header of entry %d %s (offset %d) is not before the central directory", i, quote(h.Name), at)
+		return fail(archive.CodeOverlap, at, "the local header of entry %d %s (offset %d) is not before the central directory", i, quote(h.Name), at)
 	}
 	if prev != nil && prev.HeaderAt == at {
 		// Another record points at the same local header.
@@ -344,10 +336,10 @@ func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, pr
 	} else {
 		var fixed [localLen]byte
 		if _, err := r.ReadAt(fixed[:], at); err != nil {
-			return &Error{File: name, Code: CodeIO, Offset: at, Detail: "cannot read a local header", Err: err}
+			return &Error{File: name, Code: archive.CodeIO, Offset: at, Detail: "cannot read a local header", Err: err}
 		}
 		if le32(fixed[:]) != localSig {
-			return fail(CodeCorrupt, at, "entry %d %s: no local header signature at its offset", i, quote(h.Name))
+			return fail(archive.CodeHeaderMismatch, at, "entry %d %s: no local header signature at its offset", i, quote(h.Name))
 		}
 		l := Header{
 			ReaderVersion: le16(fixed[4:]), Flags: le16(fixed[6:]), Method: le16(fixed[8:]), ModTime: le16(fixed[10:]),
@@ -356,17 +348,17 @@ func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, pr
 		n, m := int64(le16(fixed[26:])), int64(le16(fixed[28:]))
 		e.DataAt = at + localLen + n + m
 		if e.DataAt > a.CentralAt {
-			return fail(CodeCorrupt, at, "entry %d %s: its local header runs into the central directory", i, quote(h.Name))
+			return fail(archive.CodeOverlap, at, "entry %d %s: its local header runs into the central directory", i, quote(h.Name))
 		}
 		if lr.budget -= localLen + n + m; lr.budget < 0 {
-			return fail(CodeCorrupt, at, "entry %d %s: the local headers add up to more bytes than the archive has: they overlap", i, quote(h.Name))
+			return fail(archive.CodeOverlap, at, "entry %d %s: the local headers add up to more bytes than the archive has: they overlap", i, quote(h.Name))
 		}
 		if int64(cap(lr.buf)) < n+m {
 			lr.buf = make([]byte, n+m)
 		}
 		varPart := lr.buf[:n+m]
 		if _, err := r.ReadAt(varPart, at+localLen); err != nil {
-			return &Error{File: name, Code: CodeIO, Offset: at + localLen, Detail: "cannot read a local header", Err: err}
+			return &Error{File: name, Code: archive.CodeIO, Offset: at + localLen, Detail: "cannot read a local header", Err: err}
 		}
 		if string(varPart[:n]) == h.Name {
 			l.Name = h.Name // the usual case: one string for both
@@ -392,7 +384,7 @@ func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, pr
 			n -= 4
 		}
 		if n < 12 {
-			return fail(CodeTruncated, e.DescAt, "entry %d %s: its data descriptor runs past the end of the file", i, quote(h.Name))
+			return fail(archive.CodeTruncated, e.DescAt, "entry %d %s: its data descriptor runs past the end of the file", i, quote(h.Name))
 		}
 		d.CRC32, d.CompressedSize, d.Size = le32(fields), le32(fields[4:]), le32(fields[8:])
 		e.Descriptor = d
@@ -402,7 +394,7 @@ func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, pr
 		}
 	}
 	if e.DataEnd > a.CentralAt {
-		return fail(CodeTruncated, e.DataAt, "entry %d %s: its %d bytes of data run into the central directory", i, quote(h.Name), h.CompressedSize)
+		return fail(archive.CodeTruncated, e.DataAt, "entry %d %s: its %d bytes of data run into the central directory", i, quote(h.Name), h.CompressedSize)
 	}
 	return nil
 }

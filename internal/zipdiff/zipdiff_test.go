@@ -308,15 +308,15 @@ func TestReadRefuses(t *testing.T) {
 		lim          Limits
 		wantCode     Code
 	}{
-		{name: "empty", reason: "a zero-byte download", data: nil, wantCode: CodeNotZip},
-		{name: "text", reason: "not an archive at all", data: []byte("<html>404 not found</html>\n"), wantCode: CodeNotZip},
-		{name: "truncated-end", reason: "cut before the end record", data: good[:len(good)-10], wantCode: CodeNotZip},
-		{name: "truncated-half", reason: "the second half is missing", data: good[:len(good)/2], wantCode: CodeNotZip},
-		{name: "central-past-end", reason: "a central directory that overruns the end record", data: append(append([]byte(nil), good[:cdOff]...), good[end:]...), wantCode: CodeTruncated},
-		{name: "bad-local-offset", reason: "a central record pointing into the central directory", data: badLocal, wantCode: CodeCorrupt},
-		{name: "zip64", reason: "ZIP64 markers", data: zip64, wantCode: CodeUnsupported},
-		{name: "too-many", reason: "more entries than the limit", data: good, lim: tooManyLim, wantCode: CodeTooManyEntries},
-		{name: "too-large", reason: "a file larger than the limit", data: good, lim: smallLim, wantCode: CodeTooLarge},
+		{name: "empty", reason: "a zero-byte download", data: nil, wantCode: archive.CodeNotZip},
+		{name: "text", reason: "not an archive at all", data: []byte("<html>404 not found</html>\n"), wantCode: archive.CodeNotZip},
+		{name: "truncated-end", reason: "cut before the end record", data: good[:len(good)-10], wantCode: archive.CodeNotZip},
+		{name: "truncated-half", reason: "the second half is missing", data: good[:len(good)/2], wantCode: archive.CodeNotZip},
+		{name: "central-past-end", reason: "a central directory that overruns the end record", data: append(append([]byte(nil), good[:cdOff]...), good[end:]...), wantCode: archive.CodeTruncated},
+		{name: "bad-local-offset", reason: "a central record pointing into the central directory", data: badLocal, wantCode: archive.CodeOverlap},
+		{name: "zip64", reason: "ZIP64 markers", data: zip64, wantCode: archive.CodeZip64},
+		{name: "too-many", reason: "more entries than the limit", data: good, lim: tooManyLim, wantCode: archive.CodeTooManyEntries},
+		{name: "too-large", reason: "a file larger than the limit", data: good, lim: smallLim, wantCode: archive.CodeTooLarge},
 	}
 	for _, tt := range tests {
 		lim := tt.lim
