@@ -289,12 +289,20 @@ type compressor struct {
 
 func newCompressor() *compressor {
 	c := &compressor{}
-	fw, err := flate.NewWriter(&c.buf, FlateLevel)
+	c.fw = NewDeflater(&c.buf)
+	return c
+}
+
+// NewDeflater returns the compressor that makes a release's bytes: the
+// pinned [CompressModule] at [FlateLevel]. It is the one place it is
+// configured: the writer uses it, and package zipdiff to tell whose
+// compressor made an entry's bytes.
+func NewDeflater(w io.Writer) *flate.Writer {
+	fw, err := flate.NewWriter(w, FlateLevel)
 	if err != nil {
 		panic(err) // FlateLevel is a valid constant
 	}
-	c.fw = fw
-	return c
+	return fw
 }
 
 // read reads f into c.raw, which is reused for the next file: callers must
