@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/zipfmt"
 )
 
 // This file reads the two files and locates a byte offset in an archive's
@@ -116,9 +117,9 @@ func (a *Archive) Where(off int64) string {
 	for _, e := range a.Entries {
 		name := quote(e.Central.Name)
 		switch {
-		case off >= e.HeaderAt && off < e.HeaderAt+localLen:
+		case off >= e.HeaderAt && off < e.HeaderAt+zipfmt.LocalLen:
 			return fmt.Sprintf("local header of entry %d %s, byte %d of its fixed fields (%s)", e.Index, name, off-e.HeaderAt, fieldAt(localFields, off-e.HeaderAt))
-		case off >= e.HeaderAt+localLen && off < e.DataAt:
+		case off >= e.HeaderAt+zipfmt.LocalLen && off < e.DataAt:
 			return fmt.Sprintf("local header of entry %d %s (name or extra field)", e.Index, name)
 		case off >= e.DataAt && off < e.DescAt:
 			return fmt.Sprintf("data of entry %d %s, byte %d of %d", e.Index, name, off-e.DataAt, e.DescAt-e.DataAt)
@@ -131,20 +132,20 @@ func (a *Archive) Where(off int64) string {
 		}
 	}
 	for _, e := range a.Entries {
-		if off >= e.CentralAt && off < e.CentralAt+centralLen {
+		if off >= e.CentralAt && off < e.CentralAt+zipfmt.CentralLen {
 			return fmt.Sprintf("central directory record of entry %d %s, byte %d of its fixed fields (%s)", e.Index, quote(e.Central.Name), off-e.CentralAt, fieldAt(centralFields, off-e.CentralAt))
 		}
-		if end := e.CentralAt + centralLen + int64(len(e.Central.Name)+len(e.Central.Extra)+len(e.Central.Comment)); off >= e.CentralAt && off < end {
+		if end := e.CentralAt + zipfmt.CentralLen + int64(len(e.Central.Name)+len(e.Central.Extra)+len(e.Central.Comment)); off >= e.CentralAt && off < end {
 			return fmt.Sprintf("central directory record of entry %d %s (name, extra field or comment)", e.Index, quote(e.Central.Name))
 		}
 	}
 	switch {
 	case off >= a.CentralAt && off < a.CentralAt+a.CentralSize:
 		return fmt.Sprintf("central directory, byte %d of %d", off-a.CentralAt, a.CentralSize)
-	case off >= a.EndAt && off < a.EndAt+endLen:
+	case off >= a.EndAt && off < a.EndAt+zipfmt.EndLen:
 		return fmt.Sprintf("end of central directory record, byte %d (%s)", off-a.EndAt, fieldAt(endFields, off-a.EndAt))
 	case off >= a.EndAt:
-		return fmt.Sprintf("archive comment, byte %d", off-a.EndAt-endLen)
+		return fmt.Sprintf("archive comment, byte %d", off-a.EndAt-zipfmt.EndLen)
 	case off < a.Prefix:
 		return fmt.Sprintf("bytes before the first entry, byte %d of %d", off, a.Prefix)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/linediff"
 	"github.com/catalogkit/catalogkit/internal/termsafe"
+	"github.com/catalogkit/catalogkit/internal/zipfmt"
 )
 
 // rawEntry describes one entry for rawZip, which writes the bytes it is
@@ -70,7 +71,7 @@ func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
 		flags := e.flags
 		offsets[i] = len(out)
 		var h [30]byte
-		le.PutUint32(h[0:], localSig)
+		le.PutUint32(h[0:], zipfmt.SigLocal)
 		le.PutUint16(h[4:], 20)
 		le.PutUint16(h[6:], flags)
 		le.PutUint16(h[8:], e.method)
@@ -85,7 +86,7 @@ func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
 	for i, e := range entries {
 		flags := e.flags
 		var h [46]byte
-		le.PutUint32(h[0:], centralSig)
+		le.PutUint32(h[0:], zipfmt.SigCentral)
 		le.PutUint16(h[4:], 3<<8|20)
 		le.PutUint16(h[6:], 20)
 		le.PutUint16(h[8:], flags)
@@ -100,7 +101,7 @@ func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
 		out = append(append(out, h[:]...), e.name...)
 	}
 	var end [22]byte
-	le.PutUint32(end[0:], endSig)
+	le.PutUint32(end[0:], zipfmt.SigEnd)
 	le.PutUint16(end[8:], uint16(len(entries)))
 	le.PutUint16(end[10:], uint16(len(entries)))
 	le.PutUint32(end[12:], uint32(len(out)-cdAt))
@@ -214,7 +215,7 @@ func swapLocals(t *testing.T, z []byte) []byte {
 	}
 	e0, e1 := a.Entries[0], a.Entries[1]
 	rec := func(e *Entry) []byte {
-		return z[e.CentralAt : e.CentralAt+centralLen+int64(len(e.Central.Name))]
+		return z[e.CentralAt : e.CentralAt+zipfmt.CentralLen+int64(len(e.Central.Name))]
 	}
 	out := append([]byte(nil), z[:a.CentralAt]...)
 	out = append(append(out, rec(e1)...), rec(e0)...)

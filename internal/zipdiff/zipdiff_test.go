@@ -17,6 +17,7 @@ import (
 	kflate "github.com/klauspost/compress/flate"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/zipfmt"
 )
 
 // file describes one entry for makeZip.
@@ -293,7 +294,7 @@ func prefixed(t *testing.T, stub []byte, files []file) []byte {
 func TestReadRefuses(t *testing.T) {
 	good := makeZip(t, "", base...)
 	end := bytes.LastIndex(good, []byte("PK\x05\x06"))
-	cdOff := int(le32(good[end+16:]))
+	cdOff := int(zipfmt.LE32(good[end+16:]))
 	tooManyLim := DefaultLimits
 	tooManyLim.MaxEntries = 2
 	smallLim := DefaultLimits
@@ -342,7 +343,7 @@ func TestUnreadableContent(t *testing.T) {
 	good := makeZip(t, "", base...)
 	badCRC := append([]byte(nil), good...)
 	end := bytes.LastIndex(badCRC, []byte("PK\x05\x06"))
-	cdOff := int(le32(badCRC[end+16:]))
+	cdOff := int(zipfmt.LE32(badCRC[end+16:]))
 	badCRC[cdOff+16] ^= 0xff // the first entry's central CRC-32
 	rep, err := diffBytes(t, good, badCRC)
 	if err != nil {
@@ -417,7 +418,7 @@ var update = flag.Bool("update", false, "rewrite the fixtures in testdata")
 func TestFixtures(t *testing.T) {
 	good := makeZip(t, "", base...)
 	end := bytes.LastIndex(good, []byte("PK\x05\x06"))
-	cdOff := int(le32(good[end+16:]))
+	cdOff := int(zipfmt.LE32(good[end+16:]))
 	fixtures := map[string][]byte{
 		"truncated.zip":       good[:len(good)*3/5],                                           // a download cut short
 		"central-cut.zip":     append(append([]byte(nil), good[:cdOff+10]...), good[end:]...), // end record kept, central directory cut
