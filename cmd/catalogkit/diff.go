@@ -45,20 +45,20 @@ func runDiff(c *cli, args []string) int {
 			}
 		}
 		c.printError(h, "cannot read an archive: %v", err)
-		return 3
+		return exitCannotRun
 	}
 	if *asJSON {
 		if err := rep.WriteJSON(c.stdout); err != nil {
 			c.printError("", "failed to write the report: %v", err)
-			return 3
+			return exitCannotRun
 		}
 	} else {
 		rep.WriteText(c.stdout)
 	}
 	if rep.Identical {
-		return 0
+		return exitOK
 	}
-	return 1
+	return exitCheckFailed
 }
 
 // parseWithArgs parses flags before, between and after the positional
