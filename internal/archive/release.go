@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -101,7 +102,13 @@ func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *R
 		}
 	}()
 	create := func(write func(w io.Writer) error) (string, error) {
-		tmp, err := atomicfile.Write(outDir, tempPattern, 0o644, write)
+		tmp, err := atomicfile.Write(outDir, tempPattern, 0o644, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 1<<20) // the archive is written in small pieces
+			if err := write(bw); err != nil {
+				return err
+			}
+			return bw.Flush()
+		})
 		if tmp != "" {
 			temps = append(temps, tmp)
 		}

@@ -11,7 +11,6 @@
 package atomicfile
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -21,19 +20,16 @@ import (
 )
 
 // Write creates a temporary file in dir named by pattern (as
-// [os.CreateTemp]), writes to it through a buffer with write, gives it perm,
-// syncs and closes it, and returns its path: also on error once the file
-// exists, so that the caller can remove it; "" when it could not be created.
+// [os.CreateTemp]), writes to it with write (unbuffered: a caller that
+// writes in small pieces buffers them), gives it perm, syncs and closes it,
+// and returns its path: also on error once the file exists, so that the
+// caller can remove it; "" when it could not be created.
 func Write(dir, pattern string, perm fs.FileMode, write func(w io.Writer) error) (tmp string, err error) {
 	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		return "", err
 	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
+	err = write(f)
 	if err == nil {
 		err = f.Chmod(perm)
 	}
