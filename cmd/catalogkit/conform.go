@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 const conformExample = `catalogkit conform
@@ -99,12 +100,12 @@ func runConform(c *cli, args []string) int {
 	cases, err := conformance.Cases()
 	if err != nil {
 		c.printError("", "failed to load the conformance cases: %v", err)
-		return 3 // could not run
+		return exitCannotRun // could not run
 	}
 	textCases, err := conformance.TextCases()
 	if err != nil {
 		c.printError("", "failed to load the text level: %v", err)
-		return 3 // could not run
+		return exitCannotRun // could not run
 	}
 	if runner.Run != nil && !slices.ContainsFunc(cases, func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }) &&
 		!slices.ContainsFunc(textCases, func(k *conformance.TextCase) bool { return runner.Run.MatchString(k.ID) }) {
@@ -115,8 +116,8 @@ func runConform(c *cli, args []string) int {
 		runner.Target = conformance.GoTarget(buildVersion())
 	} else {
 		if err := checkCommand(command[0]); err != nil {
-			c.printError(err.hint, "could not start the port %q: %v", conformance.Printable(command[0]), err.err)
-			return 3 // could not run
+			c.printError(err.hint, "could not start the port %q: %v", termsafe.Printable(command[0]), err.err)
+			return exitCannotRun // could not run
 		}
 		if maxReply == 0 {
 			maxReply = sizeFlag(conformance.DefaultMaxReply(cases))
@@ -148,13 +149,13 @@ func runConform(c *cli, args []string) int {
 	}
 	if err := write(c.stdout); err != nil {
 		c.printError("", "failed to write the report: %v", err)
-		return 3 // could not run
+		return exitCannotRun // could not run
 	}
 	if report.Fatal != "" {
 		// A port that cannot start or fails its handshake stops the run:
 		// say so once, where errors go, with what it wrote to stderr.
-		c.printError(fatalHint(report.Fatal), "%s%s", conformance.Printable(report.Fatal), fatalStderr(report))
-		return 3 // could not run
+		c.printError(fatalHint(report.Fatal), "%s%s", termsafe.Printable(report.Fatal), fatalStderr(report))
+		return exitCannotRun // could not run
 	}
 	if !report.OK() {
 		failed, skipped, all := report.Failed, report.Skipped, len(report.Cases)
@@ -163,9 +164,9 @@ func runConform(c *cli, args []string) int {
 		}
 		c.printError("every case must pass, text cases included; a SKIP (not_implemented) counts as not passed",
 			"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
-		return 1
+		return exitCheckFailed
 	}
-	return 0
+	return exitOK
 }
 
 // runInterruptibly runs the cases, and on SIGINT or SIGTERM ends the port
@@ -273,7 +274,7 @@ func fatalHint(fatal string) string {
 func fatalStderr(r *conformance.Report) string {
 	for _, c := range r.Cases {
 		if c.NotRun && c.Stderr != "" {
-			text := strings.TrimRight(conformance.PrintableLines(c.Stderr), "\n")
+			text := strings.TrimRight(termsafe.PrintableLines(c.Stderr), "\n")
 			return "\nstderr of the port (tail):\n    " + strings.ReplaceAll(text, "\n", "\n    ")
 		}
 	}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/catalogkit/catalogkit/internal/atomicfile"
 )
 
 // Key file suffixes that keygen writes after its --out prefix.
@@ -41,52 +42,22 @@ func WriteKeyPair(prefix string, kp *KeyPair) (secretPath, publicPath string, er
 
 // WriteSignature writes a signature file atomically: a reader sees the old
 // file or the new one, whole, never a part; an old signature is replaced.
-func WriteSignature(path string, sig []byte) error { return writeFile(path, sig, 0o644, true) }
+func WriteSignature(path string, sig []byte) error {
+	if err := atomicfile.WriteFile(path, sig, 0o644); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return nil
+}
 
 // writeNew atomically creates path with data and perm, failing with an error
 // that wraps fs.ErrExist if path exists.
 func writeNew(path string, data []byte, perm fs.FileMode) error {
-	return writeFile(path, data, perm, false)
-}
-
-// writeFile writes data to a temporary file in path's directory, syncs it,
-// and then renames it over path (replace) or hard-links it to path, which
-// fails if path exists.
-func writeFile(path string, data []byte, perm fs.FileMode, replace bool) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-			err = pe.Err // the temporary name means nothing to the user
-		}
-		return fmt.Errorf("failed to write %s: cannot create a file in %s: %w", path, filepath.Dir(path), err)
-	}
-	defer os.Remove(tmp.Name()) // the link, if made, keeps the data
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if replace {
-		if err := os.Rename(tmp.Name(), path); err != nil {
-			return fmt.Errorf("failed to write %s: %w", path, err)
-		}
+	switch err := atomicfile.WriteNew(path, data, perm); {
+	case err == nil:
 		return nil
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("refusing to overwrite %s: %w", path, fs.ErrExist)
-		}
+	case errors.Is(err, fs.ErrExist) && !errors.Is(err, atomicfile.ErrCreate):
+		return fmt.Errorf("refusing to overwrite %s: %w", path, fs.ErrExist)
+	default:
 		return fmt.Errorf("failed to write %s: %w", path, err)
 	}
-	return nil
 }

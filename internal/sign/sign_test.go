@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"aead.dev/minisign"
@@ -468,7 +469,15 @@ func TestPasswordSources(t *testing.T) {
 			t.Fatal(err)
 		}
 		go func() { w.WriteString(tt.content); w.Close() }()
-		got, err = PasswordFD(int(r.Fd()))()
+		// PasswordFD closes the descriptor it is given: give it a copy, so
+		// that closing r (and not its finalizer, later, on a number the
+		// next open reuses) closes the original.
+		fd, err := syscall.Dup(int(r.Fd()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err = PasswordFD(fd)()
+		r.Close()
 		if code := CodeOf(err); code != tt.wantCode || got != tt.want {
 			t.Errorf("fd %s: %s: got %q, code %q; want %q, code %q", tt.name, tt.reason, got, code, tt.want, tt.wantCode)
 		}

@@ -28,6 +28,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -44,6 +45,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/catalogkit/catalogkit/internal/atomicfile"
+	"github.com/catalogkit/catalogkit/internal/gitcmd"
 	"github.com/catalogkit/catalogkit/internal/skipreport"
 )
 
@@ -168,7 +171,7 @@ func stampKey(command []string) (key, why string) {
 	if c == "" {
 		return "", "not a git checkout"
 	}
-	status, err := exec.Command("git", "status", "--porcelain", "--untracked-files=normal").Output()
+	status, err := gitcmd.Run(context.Background(), ".", "status", "--porcelain", "--untracked-files=normal")
 	if err != nil {
 		return "", "git status failed"
 	}
@@ -184,7 +187,7 @@ func stampKey(command []string) (key, why string) {
 
 // commit returns the checked-out commit, or "" outside git.
 func commit() string {
-	out, err := exec.Command("git", "rev-parse", "--verify", "HEAD").Output()
+	out, err := gitcmd.Run(context.Background(), ".", "rev-parse", "--verify", "HEAD")
 	if err != nil {
 		return ""
 	}
@@ -213,8 +216,7 @@ func readStamp(file string) (stamp, bool) {
 	return s, true
 }
 
-// writeStamp writes the stamp atomically: a temporary file renamed into
-// place.
+// writeStamp writes the stamp atomically ([atomicfile.WriteFile]).
 func writeStamp(file string, s stamp) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
@@ -223,19 +225,7 @@ func writeStamp(file string, s stamp) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".stamp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return atomicfile.WriteFile(file, append(b, '\n'), 0o644)
 }
 
 // readLines returns the non-empty lines of a file, each once, in order.

@@ -17,7 +17,7 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-// A TestPlan says what step 6 runs in the extracted tree and what it must see.
+// A TestPlan says what the tests step runs in the extracted tree and what it must see.
 type TestPlan struct {
 	// Patterns are the package patterns given to go test, relative to the
 	// tree root.
@@ -42,7 +42,7 @@ type TestPlan struct {
 	Cold bool
 }
 
-// BuildCache returns catalogkit's own Go build cache, where step 6 keeps
+// BuildCache returns catalogkit's own Go build cache, where the tests step keeps
 // compiled packages between runs: "catalogkit/go-build" under
 // os.UserCacheDir(). Go's build cache is content-addressed (an entry's key
 // hashes the exact inputs of the compile), so reusing it is sound: a later
@@ -61,9 +61,16 @@ func BuildCache() (string, error) {
 // A TestID names a top-level test in a package given relative to the module.
 type TestID struct{ Package, Test string }
 
+// ReleaseCases is the number of conformance case files of this version of
+// catalogkit, which a release's tree must hold and run: the verifier's own
+// count, not the archive's. TestReleaseCasesCounted keeps it equal to the
+// repository's conformance/cases/*.json, so that a new case fails the
+// build of the verifier until this count follows.
+const ReleaseCases = 21
+
 // ReleaseTests returns the plan for a catalogkit release: every test of the
 // catalog, conformance and records packages, of which these must have run and
-// passed: the 21 conformance cases of conformance/cases/*.json, run by
+// passed: the [ReleaseCases] conformance cases of conformance/cases/*.json, run by
 // TestConformance in ./conformance, and the records package's
 // TestRecordsUpToDate, which regenerates the five records and compares them
 // with the committed files byte for byte.
@@ -71,7 +78,7 @@ func ReleaseTests() *TestPlan {
 	return &TestPlan{
 		Patterns:    []string{"./catalog/...", "./conformance/...", "./records/..."},
 		CasesGlob:   "conformance/cases/*.json",
-		WantCases:   21,
+		WantCases:   ReleaseCases,
 		CasePackage: "conformance",
 		CaseTest:    "TestConformance",
 		Required:    []TestID{{Package: "records", Test: "TestRecordsUpToDate"}},
@@ -89,7 +96,7 @@ type testEvent struct {
 	FailedBuild string
 }
 
-// skipTests says why step 6 does not run: the user asked so (--no-exec),
+// skipTests says why the tests step does not run: the user asked so (--no-exec),
 // or the archive's identity was not checked, so its code is not executed.
 func (v *verifier) skipTests() (why string, requested bool, err *archive.Error) {
 	switch {
@@ -170,7 +177,7 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 	return nil
 }
 
-// testEnv is the one place that builds step 6's environment: the caller's
+// testEnv is the one place that builds the tests step's environment: the caller's
 // environment is an allow-list: PATH, GOROOT if set, a fresh HOME and
 // TMPDIR, and the Go settings below; no other variable of the caller's
 // reaches the archive's code. Every Go setting that could reach the network, a
@@ -227,7 +234,7 @@ func testEnv(p *TestPlan, scratch string) (env []string, cacheNote string, err *
 	return env, cacheNote, nil
 }
 
-// removeScratch removes step 6's scratch folder. The module cache is written
+// removeScratch removes the tests step's scratch folder. The module cache is written
 // read-only, so its folders are made writable first.
 func removeScratch(dir string) {
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {

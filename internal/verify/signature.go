@@ -32,7 +32,7 @@ func signErr(file string, err error) *archive.Error {
 	if !errors.As(err, &se) {
 		se = &sign.Error{Code: "SIGNATURE", Detail: err.Error()}
 	}
-	return &archive.Error{Code: archive.Code(se.Code), Entry: file, Offset: -1, Detail: se.Detail, Err: se.Err}
+	return &archive.Error{Code: se.Code, Entry: file, Offset: -1, Detail: se.Detail, Err: se.Err}
 }
 
 // ReadSmall reads the small regular file at path, what it is for messages
@@ -68,13 +68,27 @@ func archiveVersion(name string) string {
 	return v
 }
 
+// skipSumsSignature skips the signature check without --key or without a
+// SHA256SUMS file.
+func (v *verifier) skipSumsSignature() (bool, string) {
+	return len(v.opts.Keys) == 0 || !v.fromSums(), ""
+}
+
 // checkSumsSignature checks SHA256SUMS.minisig beside the sums file over
-// the exact bytes sums with the --key keys, before the archive is read. The
+// its exact bytes with the --key keys, before the archive is read. The
 // trusted comment must be catalogkit's, for SHA256SUMS, at the archive's
 // version.
-func (v *verifier) checkSumsSignature(sums []byte) *archive.Error {
+func (v *verifier) checkSumsSignature(*StepResult) []*archive.Error {
+	if err := v.sumsSignature(); err != nil {
+		return []*archive.Error{err}
+	}
+	return nil
+}
+
+func (v *verifier) sumsSignature() *archive.Error {
+	sums := v.sums
 	sigPath := filepath.Join(filepath.Dir(v.opts.SumsFile), SumsSignature)
-	sig, missing, aerr := ReadSmall(sigPath, "signature", maxSig, archive.Code(sign.CodeSigFormat))
+	sig, missing, aerr := ReadSmall(sigPath, "signature", maxSig, sign.CodeSigFormat)
 	if missing {
 		return errf(CodeNoSignature, sigPath, "no signature beside %s: download %s from the release page (a --key needs it)", v.opts.SumsFile, SumsSignature)
 	}
@@ -87,7 +101,7 @@ func (v *verifier) checkSumsSignature(sums []byte) *archive.Error {
 	}
 	name := filepath.Base(v.rep.Archive)
 	if archiveVersion(name) == "" {
-		return errf(archive.Code(sign.CodeVersionMismatch), name, "not named catalogkit-<version>.zip, so the version the signature names (%q) cannot be checked against it: give the archive under its published name", got.Comment.Version)
+		return errf(sign.CodeVersionMismatch, name, "not named catalogkit-<version>.zip, so the version the signature names (%q) cannot be checked against it: give the archive under its published name", got.Comment.Version)
 	}
 	if err := got.Comment.Check("SHA256SUMS", archiveVersion(name)); err != nil {
 		return signErr(sigPath, err)
@@ -96,22 +110,48 @@ func (v *verifier) checkSumsSignature(sums []byte) *archive.Error {
 	return nil
 }
 
-// checkProvenance checks the provenance statement and its signature if they
+// skipProvenance skips the provenance when no signature was checked, and
+// then says so of a signature that is beside the sums file.
+func (v *verifier) skipProvenance() (bool, string) {
+	if v.signer != "" {
+		return false, ""
+	}
+	if v.opts.SumsFile != "" {
+		if _, err := os.Lstat(filepath.Join(filepath.Dir(v.opts.SumsFile), SumsSignature)); err == nil {
+			return true, SumsSignature + " is beside it but was not checked: give --key with the maintainers' public key"
+		}
+	}
+	return true, ""
+}
+
+// checkProvenance checks the provenance statement beside the sums file
+// ([verifier.provenance]) and reports who signed the release.
+func (v *verifier) checkProvenance(s *StepResult) []*archive.Error {
+	said, err := v.provenance(v.rep.SHA256)
+	if err != nil {
+		return []*archive.Error{err}
+	}
+	v.rep.SignedBy, v.rep.Commit = v.signer, v.signed.Commit
+	s.say(said)
+	return nil
+}
+
+// provenance checks the provenance statement and its signature if they
 // are beside the sums file, once the archive's sha256 is known. It must be
 // signed by the key that signed SHA256SUMS, and name the commit and tree
-// hash that signature's trusted comment names. It returns what step 1
-// says of it.
-func (v *verifier) checkProvenance(sha string) (string, *archive.Error) {
+// hash that signature's trusted comment names. It returns what the hash
+// step says of it.
+func (v *verifier) provenance(sha string) (string, *archive.Error) {
 	name := filepath.Base(v.rep.Archive)
 	p := filepath.Join(filepath.Dir(v.opts.SumsFile), provenance.Name(archiveVersion(name)))
-	stmt, missing, aerr := ReadSmall(p, "provenance statement", provenance.MaxSize, archive.Code(provenance.CodeFormat))
+	stmt, missing, aerr := ReadSmall(p, "provenance statement", provenance.MaxSize, provenance.CodeFormat)
 	if missing {
 		return "signed comment names commit " + v.signed.Commit + " (no provenance statement beside " + filepath.Base(v.opts.SumsFile) + ")", nil
 	}
 	if aerr != nil {
 		return "", aerr
 	}
-	sig, missing, aerr := ReadSmall(p+".minisig", "signature", maxSig, archive.Code(sign.CodeSigFormat))
+	sig, missing, aerr := ReadSmall(p+".minisig", "signature", maxSig, sign.CodeSigFormat)
 	if missing {
 		return "", errf(CodeNoSignature, p+".minisig", "the provenance statement is not signed: download its .minisig from the release page")
 	}
@@ -126,7 +166,7 @@ func (v *verifier) checkProvenance(sha string) (string, *archive.Error) {
 	case got.KeyID != v.signer:
 		return "", errf(CodeProvenanceKey, p, "signed by key %s, but SHA256SUMS by key %s: a release is signed by one key", got.KeyID, v.signer)
 	case got.Commit != v.signed.Commit || got.TreeHash != v.signed.TreeHash:
-		return "", errf(archive.Code(provenance.CodeCommentMismatch), p, "names commit %s and tree %s, but the signature of SHA256SUMS names commit %s and tree %s",
+		return "", errf(provenance.CodeCommentMismatch, p, "names commit %s and tree %s, but the signature of SHA256SUMS names commit %s and tree %s",
 			got.Commit, got.TreeHash, v.signed.Commit, v.signed.TreeHash)
 	}
 	if !got.Clean {
