@@ -3,6 +3,9 @@ package readmetest
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // root is the repository root, from this package's folder.
@@ -240,4 +245,75 @@ func tail(b []byte, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return string(bytes.Join(lines, nil))
+}
+
+// exampleFile holds the Example whose body the README's Go program shows.
+var exampleFile = filepath.Join(root, "catalog", "example_readme_test.go")
+
+// TestGoExample checks that the README's Go block is exactly the program
+// made of exampleFile's imports and the body of its Example, and that it
+// builds as printed.
+func TestGoExample(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := blocks(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var goBlocks []block
+	for _, b := range bs {
+		if b.info == "go" {
+			goBlocks = append(goBlocks, b)
+		}
+	}
+	if len(goBlocks) != 1 {
+		t.Fatalf("README.md has %d go blocks, want exactly 1 (the In Go program)", len(goBlocks))
+	}
+	got := strings.Join(goBlocks[0].lines, "\n") + "\n"
+
+	src, err := os.ReadFile(exampleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, exampleFile, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imports, body string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok == token.IMPORT {
+				imports = string(src[fset.Position(d.Pos()).Offset:fset.Position(d.End()).Offset])
+			}
+		case *ast.FuncDecl:
+			if d.Name.Name == "Example" && d.Recv == nil {
+				body = string(src[fset.Position(d.Body.Lbrace).Offset+1 : fset.Position(d.Body.Rbrace).Offset])
+			}
+		}
+	}
+	if imports == "" || body == "" {
+		t.Fatalf("%s: no import declaration or no func Example", exampleFile)
+	}
+	if !strings.Contains(body, "// Output:") {
+		t.Errorf("%s: Example has no // Output: comment, so go test does not check what it prints", exampleFile)
+	}
+	want := "package main\n\n" + imports + "\n\nfunc main() {" + body + "}\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("README.md:%d: the Go program is not %s's Example as a main function (-want +got):\n%s", goBlocks[0].line, exampleFile, diff)
+	}
+
+	// As printed, it builds against this checkout's catalog package.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(got), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-o", os.DevNull, filepath.Join(dir, "main.go"))
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("README.md:%d: the Go program does not build as printed: %v\n%s", goBlocks[0].line, err, out)
+	}
 }
