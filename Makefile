@@ -2,18 +2,26 @@
 GO      ?= go
 VERSION := $(shell cat VERSION)
 
-.PHONY: help test build records conform browsertest release signing-key dist verify bench fuzz readme
+.PHONY: help test test-cost build records conform browsertest release signing-key dist verify bench fuzz readme
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-test: ## gofmt, vet, staticcheck and every test with the race detector (the README's test command); warns about skipped tests
+# TEST_P bounds how many packages go test builds and tests at once (go test
+# -p; the default is the number of CPUs). See the README's "make test" figures.
+TEST_P ?= 2
+
+test: ## gofmt, vet, staticcheck and every test with the race detector (the README's test command); ends with a summary line and a WARNING per skipped check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
-	$(GO) run ./internal/testrun $(TESTRUN) -- $(GO) test -race -count=1 ./...
+	$(GO) run ./internal/testrun -race $(TESTRUN) -- $(GO) test -count=1 -p $(TEST_P) ./...
+
+test-cost: ## the wall time and peak memory of 'make test', its whole process tree (internal/peakmem), appended to TEST_COST_OUT
+	$(GO) build -o bin/peakmem ./internal/peakmem
+	bin/peakmem $(if $(TEST_COST_OUT),-out $(TEST_COST_OUT)) -- $(MAKE) --no-print-directory test
 
 build: ## build bin/catalogkit
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/catalogkit ./cmd/catalogkit
@@ -58,8 +66,15 @@ ifeq ($(SIGN_KEY),)
 	@echo "release NOT signed: 'make release SIGN_KEY=path/to/catalogkit.key' signs it (dist/SIGNING.md says how to make and keep the key)"
 else
 	$(GO) run ./cmd/catalogkit verify --key $(SIGN_PUB) --sums dist/SHA256SUMS $(REBUILD) dist/catalogkit-$(VERSION).zip
-	@echo "release signed with $(SIGN_KEY): publish dist/SHA256SUMS.minisig and dist/catalogkit-$(VERSION).provenance.json(.minisig) with the archive"
+	@echo "release signed with $(SIGN_KEY), verified with $(SIGN_PUB)"
 endif
+	@echo "publish these $(words $(PUBLISH)) files of dist/, and nothing else of it (not its README.md, SIGNING.md or lock file):"
+	@for f in $(PUBLISH); do test -f "$$f" || { echo "make: $$f is missing" >&2; exit 1; }; echo "  $$f"; done
+
+# What a release publishes: the archive and SHA256SUMS, and when signed the
+# signature and the provenance statement with its signature.
+PUBLISH = dist/catalogkit-$(VERSION).zip dist/SHA256SUMS \
+	$(if $(SIGN_KEY),dist/SHA256SUMS.minisig dist/catalogkit-$(VERSION).provenance.json dist/catalogkit-$(VERSION).provenance.json.minisig)
 
 # The public key make verify checks the signature with: KEY=file.pub, else
 # SIGN_PUB when it was given or derived from SIGN_KEY.

@@ -42,6 +42,9 @@ func readmeSteps(t *testing.T) []step {
 	return ss
 }
 
+// installAt matches a go install of the command at a version.
+var installAt = regexp.MustCompile("go\\s+install\\s+\\S*/cmd/catalogkit@([^\\s`]+)")
+
 // pathSetup is the README's setup line that puts bin/ on PATH.
 const pathSetup = `export PATH="$PWD/bin:$PATH"`
 
@@ -82,6 +85,19 @@ func TestStatic(t *testing.T) {
 				t.Errorf("%v: bin/ is put on PATH before 'make build' made bin/catalogkit", s)
 			}
 			onPath = true
+		}
+	}
+	// go install MODULE/cmd/catalogkit@VERSION works only once the version
+	// is a tag; until then the README says go install from a clone.
+	tags, _ := exec.Command("git", "-C", root, "tag", "--list").Output()
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range installAt.FindAllSubmatchIndex(readme, -1) {
+		if v := string(readme[m[2]:m[3]]); !slices.Contains(strings.Fields(string(tags)), v) {
+			t.Errorf("README.md:%d: %q cannot work: the repository has no tag %q (say go install ./cmd/catalogkit, from a clone, until the release is tagged)",
+				1+bytes.Count(readme[:m[0]], []byte("\n")), readme[m[0]:m[1]], v)
 		}
 	}
 	for cmd := range ciExercised {
@@ -125,6 +141,9 @@ func TestCommands(t *testing.T) {
 	ss := readmeSteps(t)
 	dir := copyCheckout(t)
 	results := t.TempDir()
+	// The commands' temporary folders (mktemp) and go install's output go
+	// to folders of this test, to be checked below and removed after it.
+	tmp, gobin := t.TempDir(), t.TempDir()
 
 	var script strings.Builder
 	script.WriteString("set -o pipefail\n")
@@ -146,7 +165,7 @@ func TestCommands(t *testing.T) {
 	}
 	bash := exec.Command("bash", "--noprofile", "--norc", "-c", script.String())
 	bash.Dir = dir
-	bash.Env = os.Environ()
+	bash.Env = append(os.Environ(), "TMPDIR="+tmp, "GOBIN="+gobin)
 	if out, err := bash.CombinedOutput(); err != nil {
 		t.Fatalf("bash: %v\n%s", err, out)
 	}
@@ -169,6 +188,41 @@ func TestCommands(t *testing.T) {
 			t.Errorf("%v: the output differs from the README's transcript (exit status %s)\n--- README\n%s--- got\n%s", s, code, s.want, output)
 		}
 	}
+
+	// The README's commands leave the tree as they found it, but for what
+	// .gitignore covers (bin/, dist/, conformance.xml, ...).
+	status := exec.Command("git", "status", "--porcelain", "--untracked-files=all")
+	status.Dir = dir
+	status.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := status.Output(); err != nil {
+		t.Errorf("git status in the copy: %v", err)
+	} else if len(out) > 0 {
+		t.Errorf("the README's commands changed or created files that .gitignore does not cover (the README must say so and .gitignore cover them, or the commands must not write them):\n%s", out)
+	}
+	// Walk-throughs remove the secret keys they make.
+	for _, k := range secretKeys(t, tmp) {
+		t.Errorf("the README's commands left a secret key behind: %s (a walk-through removes the keys it makes)", k)
+	}
+}
+
+// secretKeys returns the secret key files (catalogkit keygen's NAME.key)
+// under dir.
+func secretKeys(t *testing.T, dir string) []string {
+	t.Helper()
+	var keys []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".key") {
+			keys = append(keys, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }
 
 // copyCheckout copies the checkout's files that a commit would hold (tracked,

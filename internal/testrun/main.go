@@ -214,10 +214,10 @@ func (p *packages) Write(b []byte) (int, error) {
 
 func (p *packages) summary(status int) string {
 	if status == 0 {
-		return fmt.Sprintf("passed: %d packages tested", p.ok)
+		return fmt.Sprintf("passed: %s tested", plural(p.ok, "package"))
 	}
 	if len(p.failed) == 0 {
-		return fmt.Sprintf("FAILED (exit status %d): %d packages passed before it stopped", status, p.ok)
+		return fmt.Sprintf("FAILED (exit status %d): %s passed before it stopped", status, plural(p.ok, "package"))
 	}
 	return fmt.Sprintf("FAILED: %d of %d packages failed (%s)", len(p.failed), len(p.failed)+p.ok, strings.Join(p.failed, ", "))
 }
@@ -231,6 +231,13 @@ func skipped(warnings []string) string {
 		return ", 1 check skipped (the WARNING above)"
 	}
 	return fmt.Sprintf(", %d checks skipped (the WARNINGs above)", len(warnings))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func short(commit string) string { return commit[:min(len(commit), 12)] }
