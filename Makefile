@@ -9,8 +9,9 @@ help: ## list the targets
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # TEST_P bounds how many packages go test builds and tests at once (go test
-# -p; the default is the number of CPUs). See the README's "make test" figures.
-TEST_P ?= 2
+# -p): the number of CPUs, at most 4, since each race-instrumented test
+# binary can take a gigabyte. The README's "make test" figures say more.
+TEST_P ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
 test: ## gofmt, vet, staticcheck and every test with the race detector (the README's test command); ends with a summary line and a WARNING per skipped check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

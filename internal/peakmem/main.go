@@ -131,6 +131,10 @@ wait:
 type proc struct {
 	name     string
 	rss, pss int64
+	// rollup is the whole smaps_rollup text: two processes that show the
+	// same one share one address space (a child between os/exec's
+	// vfork-style clone and its exec), counted once.
+	rollup string
 }
 
 type sample struct {
@@ -152,14 +156,16 @@ func measure(root int) sample {
 		}
 	}
 	var s sample
+	seen := map[string]bool{}
 	for pid := range parent {
 		if !descends(pid, root, parent) {
 			continue
 		}
 		p, ok := memory(pid)
-		if !ok {
+		if !ok || seen[p.rollup] {
 			continue
 		}
+		seen[p.rollup] = true
 		s.rss += p.rss
 		s.pss += p.pss
 		s.procs = append(s.procs, p)
@@ -203,13 +209,12 @@ func ppid(pid int) (int, bool) {
 // memory reads the Rss and Pss of pid, in bytes, and its command's name.
 func memory(pid int) (proc, bool) {
 	dir := filepath.Join("/proc", strconv.Itoa(pid))
-	f, err := os.Open(filepath.Join(dir, "smaps_rollup"))
+	b, err := os.ReadFile(filepath.Join(dir, "smaps_rollup"))
 	if err != nil {
 		return proc{}, false
 	}
-	defer f.Close()
-	var p proc
-	sc := bufio.NewScanner(f)
+	p := proc{rollup: string(b)}
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), ":")
 		if !ok {
