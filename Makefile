@@ -90,14 +90,21 @@ readme: ## run every command in README.md as printed, in order, in a copy of the
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
-bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, conform --fuzz calls/s, pack and verify against zip tools, sha256sum and go test
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
-	$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/
-	$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/jsonbench/
-	$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/
-	$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./internal/fuzzgate/
-	bash internal/archive/bench.sh
-	bash internal/verify/bench.sh
+# Each bench step's output is kept in BENCH_OUT, and the last step writes
+# the figures into README.md's Performance section (internal/benchtable).
+BENCH_OUT ?= bin/bench
+bench_step = ( $(2); echo $$? >$(BENCH_OUT)/$(1).rc ) 2>&1 | tee $(BENCH_OUT)/$(1).txt; exit $$(cat $(BENCH_OUT)/$(1).rc)
+
+bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, conform --fuzz calls/s, pack and verify against zip tools, sha256sum and go test; writes the figures, with date, machine and load, into README.md
+	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT) && cut -d' ' -f1-3 /proc/loadavg >$(BENCH_OUT)/load-before
+	$(call bench_step,1-catalog,$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/)
+	$(call bench_step,2-stdio,$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/)
+	$(call bench_step,3-jsonbench,$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/jsonbench/)
+	$(call bench_step,4-reply,$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/)
+	$(call bench_step,5-fuzz,$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./internal/fuzzgate/)
+	$(call bench_step,6-archive,bash internal/archive/bench.sh)
+	$(call bench_step,7-verify,bash internal/verify/bench.sh)
+	$(GO) run ./internal/benchtable -readme README.md -load-before "$$(cat $(BENCH_OUT)/load-before)" $(BENCH_OUT)/*.txt
 
 fuzz: ## fuzz the contract, the verifier and the conformance runner, a minute each
 	$(GO) test -run '^$$' -fuzz FuzzContract -fuzztime 60s ./catalog/
