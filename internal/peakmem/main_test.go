@@ -9,14 +9,14 @@ import (
 	"time"
 )
 
-// allocEnv makes the test binary a child that holds 200 MB for a second.
+// allocEnv makes the test binary a child that holds 200 MiB for a second.
 const allocEnv = "PEAKMEM_TEST_ALLOC"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(allocEnv) != "" {
 		b := make([]byte, 200<<20)
-		for i := range b {
-			b[i] = 1 // touched, so resident
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1 // every page touched, so resident
 		}
 		time.Sleep(time.Second)
 		os.Stdout.Write(b[:1])
@@ -42,8 +42,10 @@ func TestPeakOfATree(t *testing.T) {
 		t.Fatalf("report %q: not the documented line", stderr.String())
 	}
 	pss, _ := strconv.ParseFloat(m[1], 64)
-	if pss < 0.2 || pss > 0.5 {
-		t.Errorf("peak %.2f GB, want about 0.21 GB (the grandchild's 200 MiB and a test binary)", pss)
+	// At least the grandchild's 200 MiB; at most that plus the test
+	// binaries, and the race detector's shadow when the tests run with it.
+	if pss < 0.2 || pss > 1.5 {
+		t.Errorf("peak %.2f GB, want 0.21 GB or a little more (the grandchild's 200 MiB and the test binaries)", pss)
 	}
 }
 
