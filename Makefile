@@ -2,18 +2,27 @@
 GO      ?= go
 VERSION := $(shell cat VERSION)
 
-.PHONY: help test build records conform browsertest release signing-key dist verify bench fuzz readme
+.PHONY: help test test-cost build records conform browsertest release signing-key dist verify bench fuzz readme
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-test: ## gofmt, vet, staticcheck and every test with the race detector (the README's test command); warns about skipped tests
+# TEST_P bounds how many packages go test builds and tests at once (go test
+# -p): the number of CPUs, at most 4, since each race-instrumented test
+# binary can take a gigabyte. The README's "make test" figures say more.
+TEST_P ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; echo $$n)
+
+test: ## gofmt, vet, staticcheck and every test with the race detector (the README's test command); ends with a summary line and a WARNING per skipped check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
-	$(GO) run ./internal/testrun $(TESTRUN) -- $(GO) test -race -count=1 ./...
+	$(GO) run ./internal/testrun -race $(TESTRUN) -- $(GO) test -count=1 -p $(TEST_P) ./...
+
+test-cost: ## the wall time and peak memory of 'make test', its whole process tree (internal/peakmem), appended to TEST_COST_OUT
+	$(GO) build -o bin/peakmem ./internal/peakmem
+	bin/peakmem $(if $(TEST_COST_OUT),-out $(TEST_COST_OUT)) -- $(MAKE) --no-print-directory test
 
 build: ## build bin/catalogkit
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/catalogkit ./cmd/catalogkit
@@ -58,8 +67,15 @@ ifeq ($(SIGN_KEY),)
 	@echo "release NOT signed: 'make release SIGN_KEY=path/to/catalogkit.key' signs it (dist/SIGNING.md says how to make and keep the key)"
 else
 	$(GO) run ./cmd/catalogkit verify --key $(SIGN_PUB) --sums dist/SHA256SUMS $(REBUILD) dist/catalogkit-$(VERSION).zip
-	@echo "release signed with $(SIGN_KEY): publish dist/SHA256SUMS.minisig and dist/catalogkit-$(VERSION).provenance.json(.minisig) with the archive"
+	@echo "release signed with $(SIGN_KEY), verified with $(SIGN_PUB)"
 endif
+	@echo "publish these $(words $(PUBLISH)) files of dist/, and nothing else of it (not its README.md, SIGNING.md or lock file):"
+	@for f in $(PUBLISH); do test -f "$$f" || { echo "make: $$f is missing" >&2; exit 1; }; echo "  $$f"; done
+
+# What a release publishes: the archive and SHA256SUMS, and when signed the
+# signature and the provenance statement with its signature.
+PUBLISH = dist/catalogkit-$(VERSION).zip dist/SHA256SUMS \
+	$(if $(SIGN_KEY),dist/SHA256SUMS.minisig dist/catalogkit-$(VERSION).provenance.json dist/catalogkit-$(VERSION).provenance.json.minisig)
 
 # The public key make verify checks the signature with: KEY=file.pub, else
 # SIGN_PUB when it was given or derived from SIGN_KEY.
@@ -74,15 +90,22 @@ readme: ## run every command in README.md as printed, in order, in a copy of the
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/browsertest/
 
-bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, conform --fuzz calls/s, pack and verify against zip tools, sha256sum and go test
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/
-	$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/
-	$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/jsonbench/
-	$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/
-	$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./internal/fuzzgate/
-	$(GO) test -run '^$$' -bench . -benchtime 100x -count 6 ./internal/mcpserve/
-	bash internal/archive/bench.sh
-	bash internal/verify/bench.sh
+# Each bench step's output is kept in BENCH_OUT, and the last step writes
+# the figures into README.md's Performance section (internal/benchtable).
+BENCH_OUT ?= bin/bench
+bench_step = ( $(2); echo $$? >$(BENCH_OUT)/$(1).rc ) 2>&1 | tee $(BENCH_OUT)/$(1).txt; exit $$(cat $(BENCH_OUT)/$(1).rc)
+
+bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, conform --fuzz calls/s, pack and verify against zip tools, sha256sum and go test; writes the figures, with date, machine and load, into README.md
+	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT) && cut -d' ' -f1-3 /proc/loadavg >$(BENCH_OUT)/load-before
+	$(call bench_step,1-catalog,$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/)
+	$(call bench_step,2-stdio,$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/)
+	$(call bench_step,3-jsonbench,$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/jsonbench/)
+	$(call bench_step,4-reply,$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/)
+	$(call bench_step,5-fuzz,$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./internal/fuzzgate/)
+	$(call bench_step,6-archive,bash internal/archive/bench.sh)
+	$(call bench_step,7-verify,bash internal/verify/bench.sh)
+	$(call bench_step,8-mcpserve,$(GO) test -run '^$$' -bench . -benchtime 100x -count 6 ./internal/mcpserve/)
+	$(GO) run ./internal/benchtable -readme README.md -load-before "$$(cat $(BENCH_OUT)/load-before)" $(BENCH_OUT)/*.txt
 
 fuzz: ## fuzz the contract, the verifier and the conformance runner, a minute each
 	$(GO) test -run '^$$' -fuzz FuzzContract -fuzztime 60s ./catalog/

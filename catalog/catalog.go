@@ -201,12 +201,17 @@ func (p *Property) accepts(v Value) bool {
 
 func unknownKey(s *Schema, key string) error {
 	names := make([]string, len(s.Properties))
+	quoted := make([]string, len(s.Properties))
 	for i, p := range s.Properties {
-		names[i] = strconv.Quote(p.Name)
+		names[i] = p.Name
+		quoted[i] = strconv.Quote(p.Name)
 	}
 	allowed := "no keys"
 	if len(names) > 0 {
-		allowed = strings.Join(names, ", ")
+		allowed = strings.Join(quoted, ", ")
+	}
+	if m := closest(key, names); m != "" {
+		return errorf(InvalidArgumentKeys, argPath(key), "unknown key %q, did you mean %q? (the schema allows %s)", key, m, allowed)
 	}
 	return errorf(InvalidArgumentKeys, argPath(key), "unknown key %q (the schema allows %s)", key, allowed)
 }

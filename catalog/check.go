@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -180,7 +182,7 @@ func checkTool(i int, tool Value, names map[string]int) error {
 		if tool.Kind() != Object {
 			return errorf(InvalidFields, toolPath(i), "tool definition is a JSON %s, want an object", tool.Kind())
 		}
-		return errorf(InvalidFields, toolPath(i), "tool definition has keys %s, want exactly name, family, effect, enabled, fields", keyList(tool))
+		return errorf(InvalidFields, toolPath(i), "tool definition has keys %s, want exactly name, family, effect, enabled, fields%s", keyList(tool), keyMistakes(tool, toolKeys))
 	}
 	name, family, effect, enabled, fields := t.name, t.family, t.effect, t.enabled, t.fields
 	if !isLabelValue(name) {
@@ -223,7 +225,7 @@ func checkField(i int, key, spec Value) error {
 		if spec.Kind() != Object {
 			return errorf(InvalidFields, fieldPath(i, key.text(), ""), "field spec is a JSON %s, want an object", spec.Kind())
 		}
-		return errorf(InvalidFields, fieldPath(i, key.text(), ""), "field spec has keys %s, want exactly type, required, max_length", keyList(spec))
+		return errorf(InvalidFields, fieldPath(i, key.text(), ""), "field spec has keys %s, want exactly type, required, max_length%s", keyList(spec), keyMistakes(spec, specKeys))
 	}
 	typ, required, maxLength := sp.typ, sp.required, sp.maxLength
 	if w := typ.word(); w < wordString || w > wordBoolean {
@@ -265,6 +267,97 @@ func labelError(path, what string, v Value) error {
 }
 
 // keyList renders an object's keys for a message: "name, family, extra".
+// The keys of a tool definition and of a field spec, in the order the
+// messages name them.
+var (
+	toolKeys = []string{"name", "family", "effect", "enabled", "fields"}
+	specKeys = []string{"type", "required", "max_length"}
+)
+
+// keyMistakes says, for an object whose keys are not exactly want, which
+// keys are unknown (each with the missing key it most likely meant, when one
+// is close) and which are missing: ": unknown key "enabeld" (did you mean
+// "enabled"?)". It is "" when there is nothing to add.
+func keyMistakes(v Value, want []string) string {
+	have := map[string]bool{}
+	var unknown []string
+	for key := range v.members() {
+		k := key.text()
+		have[k] = true
+		if !slices.Contains(want, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	var missing []string
+	for _, k := range want {
+		if !have[k] {
+			missing = append(missing, k)
+		}
+	}
+	var parts []string
+	meant := map[string]bool{}
+	for _, k := range unknown {
+		part := fmt.Sprintf("unknown key %q", k)
+		if m := closest(k, missing); m != "" {
+			part += fmt.Sprintf(" (did you mean %q?)", m)
+			meant[m] = true
+		}
+		parts = append(parts, part)
+	}
+	for _, k := range missing {
+		if !meant[k] {
+			parts = append(parts, fmt.Sprintf("missing key %q", k))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ")
+}
+
+// closest returns the candidate nearest to s, when it is within two edits
+// (an insertion, deletion, substitution, or swap of neighbours, ignoring
+// case) and nearer than rewriting s outright; "" otherwise.
+func closest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(s), c); d < bestD && d < len(c) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b,
+// in bytes: keys are short, so the quadratic table is small. Keys over 100
+// bytes are never close to a contract key.
+func editDistance(a, b string) int {
+	if len(a) > 100 || len(b) > 100 {
+		return max(len(a), len(b))
+	}
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
 func keyList(v Value) string {
 	var keys []string
 	for key := range v.members() {

@@ -8,12 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/catalogkit/catalogkit/catalog"
 )
 
-const jsonFlagHelp = `on a contract error, print {"error": {"code", "source", "path", "offset", "detail"}} on stdout instead of a message on stderr; source and offset only where they apply (cmd/catalogkit/error.schema.json); exit status 1 all the same`
+const jsonFlagHelp = `on a contract error, print {"error": {"code", "input", "source", "path", "offset", "detail"}} on stdout instead of a message on stderr; input, source and offset only where they apply (cmd/catalogkit/error.schema.json); exit status 1 all the same`
 
 const discoverExample = `catalogkit discover --catalog conformance/synthetic-catalog.json --family reading
 catalogkit discover --catalog conformance/synthetic-catalog.json --family all --name tab.select`
@@ -42,7 +43,7 @@ func runDiscover(c *cli, args []string) int {
 		descs, err = cat.Discover(*family)
 	}
 	if err != nil {
-		return c.contractError(err, "", *catalogFile, "")
+		return c.contractError(err, source{}, *catalogFile, "")
 	}
 	if descs == nil {
 		descs = []catalog.Description{}
@@ -72,17 +73,20 @@ func runValidate(c *cli, args []string) int {
 	if !ok {
 		return code
 	}
-	argText, source, err := c.readArgument(*arguments)
+	argText, argSource, err := c.readArgument(*arguments)
 	if err != nil {
 		return c.cannotRun("check the @FILE path", "failed to read arguments: %v", err)
 	}
 	argValue, err := catalog.ParseJSON(argText)
 	if err != nil {
-		return c.contractError(err, source, "", "")
+		if hint := keyValueHint(argText); hint != "" && argSource.file == "" {
+			return c.printContractError(err, argSource, hint)
+		}
+		return c.contractError(err, argSource, "", "")
 	}
 	res, err := cat.ValidateArguments(*name, argValue)
 	if err != nil {
-		return c.contractError(err, "", *catalogFile, *name)
+		return c.contractError(err, source{}, *catalogFile, *name)
 	}
 	return c.printJSON(res)
 }
@@ -94,18 +98,41 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return found
 }
 
+// A source says which input text a contract error is in: the catalog or
+// the arguments, and the file it was read from ("-" for stdin; "" for
+// arguments given inline). The zero source is the call itself.
+type source struct {
+	input, file string
+}
+
+// String names the source in a message: catalog "f.json", catalog
+// (stdin), arguments, arguments file "a.json", arguments (stdin).
+func (s source) String() string {
+	switch {
+	case s.input == "":
+		return ""
+	case s.file == "-":
+		return s.input + " (stdin)"
+	case s.file == "":
+		return s.input
+	case s.input == "arguments":
+		return fmt.Sprintf("arguments file %q", s.file)
+	}
+	return fmt.Sprintf("%s %q", s.input, s.file)
+}
+
 // readArgument returns the bytes of an argument given inline, as @FILE or as
-// - (stdin), and a name for its source in messages.
-func (c *cli) readArgument(arg string) ([]byte, string, error) {
+// - (stdin), and its source.
+func (c *cli) readArgument(arg string) ([]byte, source, error) {
 	switch {
 	case arg == "-":
 		b, err := c.readInput("-")
-		return b, "arguments (stdin)", err
+		return b, source{"arguments", "-"}, err
 	case strings.HasPrefix(arg, "@"):
 		b, err := c.readInput(arg[1:])
-		return b, fmt.Sprintf("arguments file %q", arg[1:]), err
+		return b, source{"arguments", arg[1:]}, err
 	}
-	return []byte(arg), "arguments", nil
+	return []byte(arg), source{input: "arguments"}, nil
 }
 
 // loadCatalog reads and compiles a catalog file ("-" for stdin). On failure it
@@ -118,11 +145,7 @@ func (c *cli) loadCatalog(file string) (*catalog.Catalog, int, bool) {
 	}
 	cat, err := catalog.Parse(data)
 	if err != nil {
-		source := fmt.Sprintf("catalog %q", file)
-		if file == "-" {
-			source = "catalog (stdin)"
-		}
-		return nil, c.contractError(err, source, "", ""), false
+		return nil, c.contractError(err, source{"catalog", file}, "", ""), false
 	}
 	return cat, 0, true
 }
@@ -172,19 +195,52 @@ func readLimited(r io.Reader, size int) ([]byte, error) {
 // contractError prints a catalog error with its stable code, where it is and
 // what to do, and returns exit status 1. catalogFile and name, when known,
 // make the hint a command that can be run as it is.
-func (c *cli) contractError(err error, source, catalogFile, name string) int {
+func (c *cli) contractError(err error, src source, catalogFile, name string) int {
+	var ce *catalog.Error
+	if !errors.As(err, &ce) {
+		return c.errorf("", "%v", err)
+	}
+	return c.printContractError(ce, src, hintFor(ce, catalogFile, name))
+}
+
+// printContractError prints a catalog error with the hint given and returns
+// exit status 1.
+func (c *cli) printContractError(err error, src source, hint string) int {
 	var ce *catalog.Error
 	if !errors.As(err, &ce) {
 		return c.errorf("", "%v", err)
 	}
 	if c.jsonErrors {
-		return c.printJSONError(ce, source)
+		return c.printJSONError(ce, src)
 	}
-	hint := hintFor(ce, catalogFile, name)
-	if source == "" {
+	if src.input == "" {
 		return c.errorf(hint, "%s", ce)
 	}
-	return c.errorf(hint, "%s: %s", source, ce)
+	return c.errorf(hint, "%s: %s", src, ce)
+}
+
+// keyValueHint returns, for arguments written as key=value pairs (tab_id=3,
+// or a=1 b=x), a hint showing the JSON object they most likely mean; ""
+// for anything else.
+func keyValueHint(text []byte) string {
+	t := strings.TrimSpace(string(text))
+	if t == "" || strings.ContainsAny(t[:1], "{[\"") || !strings.Contains(t, "=") {
+		return ""
+	}
+	var members []string
+	for _, pair := range strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		key, value, ok := strings.Cut(pair, "=")
+		if !ok || key == "" {
+			return ""
+		}
+		k, _ := json.Marshal(key)
+		if _, err := strconv.ParseInt(value, 10, 64); err != nil && value != "true" && value != "false" {
+			v, _ := json.Marshal(value)
+			value = string(v)
+		}
+		members = append(members, string(k)+": "+value)
+	}
+	return "--arguments takes a JSON object, not key=value pairs: --arguments " + shellWord("{"+strings.Join(members, ", ")+"}")
 }
 
 func hintFor(e *catalog.Error, catalogFile, name string) string {
@@ -229,15 +285,16 @@ func shellWord(s string) string {
 
 // printJSONError prints a contract error as a JSON object on stdout and
 // returns exit status 1.
-func (c *cli) printJSONError(e *catalog.Error, source string) int {
+func (c *cli) printJSONError(e *catalog.Error, src source) int {
 	type jsonError struct {
 		Code   catalog.Code `json:"code"`
-		Source string       `json:"source,omitempty"` // which input: "catalog \"f.json\"", "arguments"
+		Input  string       `json:"input,omitempty"`  // which input text: "catalog" or "arguments"
+		Source string       `json:"source,omitempty"` // the file it was read from, as given; "-" for stdin
 		Path   string       `json:"path"`
 		Offset *int         `json:"offset,omitempty"` // INVALID_JSON only
 		Detail string       `json:"detail"`
 	}
-	out := jsonError{Code: e.Code, Source: source, Path: e.Path, Detail: e.Detail}
+	out := jsonError{Code: e.Code, Input: src.input, Source: src.file, Path: e.Path, Detail: e.Detail}
 	if e.Offset >= 0 {
 		out.Offset = &e.Offset
 	}

@@ -63,7 +63,9 @@ func TestJSONErrorsMatchSchema(t *testing.T) {
 		stdin    string
 		wantCode catalog.Code
 		wantKeys []string // the members of the error object
-		reason   string
+		// wantSource, when set, is the error's source.
+		wantSource string
+		reason     string
 	}{
 		{
 			name:     "value error",
@@ -80,40 +82,43 @@ func TestJSONErrorsMatchSchema(t *testing.T) {
 		{
 			name:     "INVALID_JSON in inline arguments",
 			args:     []string{"validate", "--json", "--catalog", synthetic, "--name", "page.read", "--arguments", `{"tab_id": 1, "tab_id": 2}`},
-			wantCode: catalog.InvalidJSON, wantKeys: []string{"code", "detail", "offset", "path", "source"},
-			reason: "INVALID_JSON says which text (source) and where in it (offset)",
+			wantCode: catalog.InvalidJSON, wantKeys: []string{"code", "detail", "input", "offset", "path"},
+			reason: "INVALID_JSON says which text (input) and where in it (offset); inline arguments come from no file",
 		},
 		{
 			name:     "INVALID_JSON in an arguments file",
 			args:     []string{"validate", "--json", "--catalog", synthetic, "--name", "page.read", "--arguments", "@" + badArgs},
-			wantCode: catalog.InvalidJSON, wantKeys: []string{"code", "detail", "offset", "path", "source"},
-			reason: "the source names the file",
+			wantCode: catalog.InvalidJSON, wantKeys: []string{"code", "detail", "input", "offset", "path", "source"},
+			wantSource: badArgs,
+			reason:     "the source is the file's path alone",
 		},
 		{
 			name:     "INVALID_JSON in a catalog file",
 			args:     []string{"discover", "--json", "--catalog", badJSON, "--family", "all"},
-			wantCode: catalog.InvalidJSON, wantKeys: []string{"code", "detail", "offset", "path", "source"},
-			reason: "a duplicate key is a text-layer error of the catalog",
+			wantCode: catalog.InvalidJSON, wantKeys: []string{"code", "detail", "input", "offset", "path", "source"},
+			wantSource: badJSON,
+			reason:     "a duplicate key is a text-layer error of the catalog",
 		},
 		{
 			name:     "INVALID_JSON in a catalog on stdin",
 			args:     []string{"discover", "--json", "--catalog", "-", "--family", "all"},
 			stdin:    "[",
-			wantCode: catalog.InvalidJSON, wantKeys: []string{"code", "detail", "offset", "path", "source"},
-			reason: "stdin is named as such",
+			wantCode: catalog.InvalidJSON, wantKeys: []string{"code", "detail", "input", "offset", "path", "source"},
+			wantSource: "-",
+			reason:     "stdin is named as on the command line",
 		},
 		{
 			name:     "catalog error",
 			args:     []string{"discover", "--json", "--catalog", "-", "--family", "f"},
 			stdin:    tool(`,"admin":true`),
-			wantCode: catalog.InvalidFields, wantKeys: []string{"code", "detail", "path", "source"},
+			wantCode: catalog.InvalidFields, wantKeys: []string{"code", "detail", "input", "path", "source"},
 			reason: "a catalog error has the catalog as source and a $ path, no offset",
 		},
 		{
 			name:     "label in the catalog",
 			args:     []string{"discover", "--json", "--catalog", "-", "--family", "f"},
 			stdin:    strings.Replace(tool(""), `"a"`, `"A"`, 1),
-			wantCode: catalog.InvalidLabel, wantKeys: []string{"code", "detail", "path", "source"},
+			wantCode: catalog.InvalidLabel, wantKeys: []string{"code", "detail", "input", "path", "source"},
 			reason: "INVALID_LABEL in the catalog carries the source",
 		},
 		{
@@ -163,6 +168,9 @@ func TestJSONErrorsMatchSchema(t *testing.T) {
 			if got.Error["code"] != string(tt.wantCode) || !slices.Equal(keys, tt.wantKeys) {
 				t.Errorf("got code %v with members %v, want %s with %v (%s)", got.Error["code"], keys, tt.wantCode, tt.wantKeys, tt.reason)
 			}
+			if tt.wantSource != "" && got.Error["source"] != tt.wantSource {
+				t.Errorf("source %q, want %q (%s)", got.Error["source"], tt.wantSource, tt.reason)
+			}
 		})
 	}
 }
@@ -177,15 +185,18 @@ func TestErrorSchemaRejects(t *testing.T) {
 		reason string
 	}{
 		{"offset on a value error", `{"error": {"code": "INVALID_ARGUMENT_VALUE", "path": "arguments.tab_id", "offset": 3, "detail": "x"}}`, "offset belongs to INVALID_JSON only"},
-		{"INVALID_JSON without offset", `{"error": {"code": "INVALID_JSON", "source": "arguments", "path": "$", "detail": "x"}}`, "INVALID_JSON always says where"},
-		{"INVALID_JSON without source", `{"error": {"code": "INVALID_JSON", "path": "$", "offset": 0, "detail": "x"}}`, "INVALID_JSON always says which text"},
-		{"catalog error without source", `{"error": {"code": "INVALID_SPEC", "path": "$[0].fields.q", "detail": "x"}}`, "a catalog error names the catalog"},
-		{"call error with source", `{"error": {"code": "UNKNOWN_FAMILY", "source": "arguments", "path": "family", "detail": "x"}}`, "a call error has no source"},
+		{"INVALID_JSON without offset", `{"error": {"code": "INVALID_JSON", "input": "arguments", "path": "$", "detail": "x"}}`, "INVALID_JSON always says where"},
+		{"INVALID_JSON without input", `{"error": {"code": "INVALID_JSON", "path": "$", "offset": 0, "detail": "x"}}`, "INVALID_JSON always says which text"},
+		{"catalog error without source", `{"error": {"code": "INVALID_SPEC", "input": "catalog", "path": "$[0].fields.q", "detail": "x"}}`, "a catalog error names the catalog's file"},
+		{"catalog error in the arguments", `{"error": {"code": "INVALID_SPEC", "input": "arguments", "source": "a.json", "path": "$[0].fields.q", "detail": "x"}}`, "a catalog error is in the catalog"},
+		{"unknown input", `{"error": {"code": "INVALID_JSON", "input": "catalog \"f.json\"", "path": "$", "offset": 0, "detail": "x"}}`, "input is catalog or arguments; the path goes in source"},
+		{"call error with source", `{"error": {"code": "UNKNOWN_FAMILY", "source": "a.json", "path": "family", "detail": "x"}}`, "a call error has no source"},
+		{"call error with input", `{"error": {"code": "UNKNOWN_FAMILY", "input": "arguments", "path": "family", "detail": "x"}}`, "a call error has no input"},
 		{"unknown code", `{"error": {"code": "NOPE", "path": "name", "detail": "x"}}`, "codes are a closed set"},
 		{"extra member", `{"error": {"code": "UNKNOWN_FAMILY", "path": "family", "detail": "x", "hint": "y"}}`, "no undocumented member"},
 		{"no detail", `{"error": {"code": "UNKNOWN_FAMILY", "path": "family"}}`, "detail is always there"},
 		{"bare error", `{"code": "UNKNOWN_FAMILY", "path": "family", "detail": "x"}`, "the object is wrapped in {\"error\": ...}"},
-		{"negative offset", `{"error": {"code": "INVALID_JSON", "source": "arguments", "path": "$", "offset": -1, "detail": "x"}}`, "offsets count from 0"},
+		{"negative offset", `{"error": {"code": "INVALID_JSON", "input": "arguments", "path": "$", "offset": -1, "detail": "x"}}`, "offsets count from 0"},
 		{"label in the call with a $ path", `{"error": {"code": "INVALID_LABEL", "path": "$[0].name", "detail": "x"}}`, "a catalog label error has a source"},
 	}
 	for _, tt := range tests {

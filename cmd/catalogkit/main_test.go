@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/base64"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"aead.dev/minisign"
@@ -51,6 +53,26 @@ func TestCLI(t *testing.T) {
 	}
 	t.Setenv("CATALOG", "")
 	ts.Commands["catalogkit"] = cmdtest.InProcessProgram("catalogkit", Main)
+	// catalogkit-nonrace is the same command built without the race
+	// detector, for the one transcript step that derives a key with
+	// minisign's real scrypt cost (1 GiB): under the race detector that
+	// takes minutes and about 7 GiB, which made the peak of 'make test'.
+	pkgDir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var built struct {
+		once sync.Once
+		path string
+		err  error
+	}
+	ts.Commands["catalogkit-nonrace"] = func(args []string, inputFile string) ([]byte, error) {
+		built.once.Do(func() { built.path, built.err = buildNonRace(pkgDir, t.TempDir()) })
+		if built.err != nil {
+			return nil, built.err
+		}
+		return cmdtest.Program(built.path)(args, inputFile)
+	}
 	// git, with fixed names and dates so that commits, and so the
 	// transcripts, are the same on every machine.
 	if gitPath, err := exec.LookPath("git"); err == nil {
@@ -123,4 +145,17 @@ func TestPanicExitsThree(t *testing.T) {
 			t.Errorf("interruptible=%v: message:\n%s", interruptible, msg)
 		}
 	}
+}
+
+// buildNonRace builds the catalogkit in pkgDir into dir without the race
+// detector and returns the binary's path.
+func buildNonRace(pkgDir, dir string) (string, error) {
+	bin := filepath.Join(dir, "catalogkit")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = pkgDir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
 }

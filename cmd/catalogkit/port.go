@@ -11,7 +11,7 @@ func runPort(c *cli, args []string) int {
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
-	info := conformance.PortInfo{Name: "catalogkit-go", Language: "Go", Version: buildVersion()}
+	info := conformance.PortInfo{Name: "catalogkit", Language: "Go", Version: buildVersion()}
 	if err := conformance.Serve(c.stdin, c.stdout, conformance.GoTarget(info.Version), info); err != nil {
 		return c.cannotRun("", "port: %v", err)
 	}

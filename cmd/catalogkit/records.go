@@ -43,7 +43,7 @@ func runRecords(c *cli, args []string) int {
 	if err != nil {
 		var ce *catalog.Error
 		if errors.As(err, &ce) {
-			return c.contractError(ce, fmt.Sprintf("catalog %q", *catalogFile), *catalogFile, "")
+			return c.contractError(ce, source{"catalog", *catalogFile}, *catalogFile, "")
 		}
 		return c.errorf("the records are made from the synthetic catalog: a change to it must keep what each record shows", "%v", err)
 	}

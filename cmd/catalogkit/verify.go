@@ -144,10 +144,23 @@ func runVerify(c *cli, args []string) int {
 			h = "the archive is not the published one: download it again from the release page"
 		case archive.CodeTooManyEntries, archive.CodeFileTooLarge, archive.CodeTotalTooLarge, archive.CodeRatio:
 			h = "if you trust this archive's size, raise the limit with --max-entries, --max-file-size, --max-total-size or --max-ratio"
+		default:
+			h = stepHint[f.Step]
 		}
 		return c.errorf(h, "verification failed at step %s: %s", f.Step, f.Summary)
 	}
 	return c.errorf("give --key with --sums, --sha256 or --rebuild so that the tests can run, or --no-exec to skip them", "verification incomplete: the tests did not run because the archive's identity was not checked")
+}
+
+// stepHint is what to do when a step fails for a reason that has no hint of
+// its own.
+var stepHint = map[string]string{
+	verify.StepHash:     "do not unpack the archive: download it, SHA256SUMS and SHA256SUMS.minisig again from the release page, and check that --key is the maintainers' public key (its key ID is in the release announcement)",
+	verify.StepParse:    "do not unpack the archive: it is damaged or was not written by catalogkit pack; download it again, and tell the maintainers if the new copy fails too",
+	verify.StepExtract:  "do not unpack the archive: it is damaged or was not written by catalogkit pack; download it again, and tell the maintainers if the new copy fails too",
+	verify.StepManifest: "do not use the archive: its files are not the ones its manifest lists; download it again, and tell the maintainers if the new copy fails too",
+	verify.StepRepack:   "do not use the archive: its bytes are not what catalogkit pack makes of its files; download it again, and tell the maintainers if the new copy fails too",
+	verify.StepTests:    "the archive's own tests failed on this machine: their output is in the report above; --keep DIR keeps the extracted tree to run them again (go test ./catalog/... ./conformance/... ./records/...)",
 }
 
 // parseWithOneArg parses flags before and after exactly one positional

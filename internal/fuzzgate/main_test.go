@@ -18,7 +18,7 @@ import (
 // can fuzz the Go port as a real child process without building anything.
 func TestMain(m *testing.M) {
 	if os.Getenv("CATALOGKIT_FUZZ_TEST_PORT") == "1" {
-		info := conformance.PortInfo{Name: "catalogkit-go", Language: "Go", Version: "test"}
+		info := conformance.PortInfo{Name: "catalogkit", Language: "Go", Version: "test"}
 		if err := conformance.Serve(os.Stdin, os.Stdout, conformance.GoTarget(info.Version), info); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -3,6 +3,9 @@ package readmetest
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // root is the repository root, from this package's folder.
@@ -36,6 +41,9 @@ func readmeSteps(t *testing.T) []step {
 	}
 	return ss
 }
+
+// installAt matches a go install of the command at a version.
+var installAt = regexp.MustCompile("go\\s+install\\s+\\S*/cmd/catalogkit@([^\\s`]+)")
 
 // pathSetup is the README's setup line that puts bin/ on PATH.
 const pathSetup = `export PATH="$PWD/bin:$PATH"`
@@ -79,6 +87,19 @@ func TestStatic(t *testing.T) {
 			onPath = true
 		}
 	}
+	// go install MODULE/cmd/catalogkit@VERSION works only once the version
+	// is a tag; until then the README says go install from a clone.
+	tags, _ := exec.Command("git", "-C", root, "tag", "--list").Output()
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range installAt.FindAllSubmatchIndex(readme, -1) {
+		if v := string(readme[m[2]:m[3]]); !slices.Contains(strings.Fields(string(tags)), v) {
+			t.Errorf("README.md:%d: %q cannot work: the repository has no tag %q (say go install ./cmd/catalogkit, from a clone, until the release is tagged)",
+				1+bytes.Count(readme[:m[0]], []byte("\n")), readme[m[0]:m[1]], v)
+		}
+	}
 	for cmd := range ciExercised {
 		if !seen[cmd] {
 			t.Errorf("ciExercised lists %q, which is no longer a README command: remove it", cmd)
@@ -120,6 +141,9 @@ func TestCommands(t *testing.T) {
 	ss := readmeSteps(t)
 	dir := copyCheckout(t)
 	results := t.TempDir()
+	// The commands' temporary folders (mktemp) and go install's output go
+	// to folders of this test, to be checked below and removed after it.
+	tmp, gobin := t.TempDir(), t.TempDir()
 
 	var script strings.Builder
 	script.WriteString("set -o pipefail\n")
@@ -141,7 +165,7 @@ func TestCommands(t *testing.T) {
 	}
 	bash := exec.Command("bash", "--noprofile", "--norc", "-c", script.String())
 	bash.Dir = dir
-	bash.Env = os.Environ()
+	bash.Env = append(os.Environ(), "TMPDIR="+tmp, "GOBIN="+gobin)
 	if out, err := bash.CombinedOutput(); err != nil {
 		t.Fatalf("bash: %v\n%s", err, out)
 	}
@@ -164,6 +188,41 @@ func TestCommands(t *testing.T) {
 			t.Errorf("%v: the output differs from the README's transcript (exit status %s)\n--- README\n%s--- got\n%s", s, code, s.want, output)
 		}
 	}
+
+	// The README's commands leave the tree as they found it, but for what
+	// .gitignore covers (bin/, dist/, conformance.xml, ...).
+	status := exec.Command("git", "status", "--porcelain", "--untracked-files=all")
+	status.Dir = dir
+	status.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := status.Output(); err != nil {
+		t.Errorf("git status in the copy: %v", err)
+	} else if len(out) > 0 {
+		t.Errorf("the README's commands changed or created files that .gitignore does not cover (the README must say so and .gitignore cover them, or the commands must not write them):\n%s", out)
+	}
+	// Walk-throughs remove the secret keys they make.
+	for _, k := range secretKeys(t, tmp) {
+		t.Errorf("the README's commands left a secret key behind: %s (a walk-through removes the keys it makes)", k)
+	}
+}
+
+// secretKeys returns the secret key files (catalogkit keygen's NAME.key)
+// under dir.
+func secretKeys(t *testing.T, dir string) []string {
+	t.Helper()
+	var keys []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".key") {
+			keys = append(keys, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }
 
 // copyCheckout copies the checkout's files that a commit would hold (tracked,
@@ -240,4 +299,75 @@ func tail(b []byte, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return string(bytes.Join(lines, nil))
+}
+
+// exampleFile holds the Example whose body the README's Go program shows.
+var exampleFile = filepath.Join(root, "catalog", "example_readme_test.go")
+
+// TestGoExample checks that the README's Go block is exactly the program
+// made of exampleFile's imports and the body of its Example, and that it
+// builds as printed.
+func TestGoExample(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := blocks(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var goBlocks []block
+	for _, b := range bs {
+		if b.info == "go" {
+			goBlocks = append(goBlocks, b)
+		}
+	}
+	if len(goBlocks) != 1 {
+		t.Fatalf("README.md has %d go blocks, want exactly 1 (the In Go program)", len(goBlocks))
+	}
+	got := strings.Join(goBlocks[0].lines, "\n") + "\n"
+
+	src, err := os.ReadFile(exampleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, exampleFile, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imports, body string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok == token.IMPORT {
+				imports = string(src[fset.Position(d.Pos()).Offset:fset.Position(d.End()).Offset])
+			}
+		case *ast.FuncDecl:
+			if d.Name.Name == "Example" && d.Recv == nil {
+				body = string(src[fset.Position(d.Body.Lbrace).Offset+1 : fset.Position(d.Body.Rbrace).Offset])
+			}
+		}
+	}
+	if imports == "" || body == "" {
+		t.Fatalf("%s: no import declaration or no func Example", exampleFile)
+	}
+	if !strings.Contains(body, "// Output:") {
+		t.Errorf("%s: Example has no // Output: comment, so go test does not check what it prints", exampleFile)
+	}
+	want := "package main\n\n" + imports + "\n\nfunc main() {" + body + "}\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("README.md:%d: the Go program is not %s's Example as a main function (-want +got):\n%s", goBlocks[0].line, exampleFile, diff)
+	}
+
+	// As printed, it builds against this checkout's catalog package.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(got), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-o", os.DevNull, filepath.Join(dir, "main.go"))
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("README.md:%d: the Go program does not build as printed: %v\n%s", goBlocks[0].line, err, out)
+	}
 }

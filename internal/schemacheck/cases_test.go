@@ -195,7 +195,7 @@ func TestProtocolMessages(t *testing.T) {
 	}
 	requests = append(requests, `{"type":"call","seq":999,"call":{"op":"frobnicate"}}`, `not JSON`)
 	var out bytes.Buffer
-	info := conformance.PortInfo{Name: "catalogkit-go", Language: "Go", Version: "test"}
+	info := conformance.PortInfo{Name: "catalogkit", Language: "Go", Version: "test"}
 	if err := conformance.Serve(strings.NewReader(strings.Join(requests, "\n")+"\n"), &out, conformance.GoTarget("test"), info); err != nil {
 		t.Fatal(err)
 	}

@@ -140,3 +140,102 @@ func TestStatus(t *testing.T) {
 		})
 	}
 }
+
+// echoTest is a go-test-like command that prints its arguments and two
+// package result lines.
+var echoTest = []string{"sh", "-c", `echo "args: $*"; printf 'ok  \tpkg/a\t0.1s\n?   \tpkg/b\t[no test files]\nok  \tpkg/c\t0.2s\n'`, "sh", "test", "./..."}
+
+func TestRace(t *testing.T) {
+	tests := []struct {
+		name     string
+		cc, ci   string
+		wantCode int
+		wantArgs string // "" when the command must not run
+		wantErr  string
+		reason   string
+	}{
+		{
+			name: "compiler installed", cc: "sh", wantArgs: "args: test -race ./...",
+			reason: "-race goes right after test when cgo can run",
+		},
+		{
+			name: "no compiler", cc: "no-such-cc", wantArgs: "args: test ./...",
+			wantErr: `WARNING: the tests ran WITHOUT the race detector (go test -race), so data races were NOT checked: it needs a C compiler and "no-such-cc" is not installed; install it: sudo apt-get install gcc`,
+			reason:  "without a C compiler the tests still run, and the ending says what was not checked and how to fix it",
+		},
+		{
+			name: "no compiler under CI", cc: "no-such-cc", ci: "true", wantCode: 1,
+			wantErr: "and CI=true",
+			reason:  "CI must not pass without the race detector",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gitRepo(t)
+			t.Setenv("CC", tt.cc)
+			t.Setenv("CGO_ENABLED", "1")
+			t.Setenv("CI", tt.ci)
+			code, out, errs := runOnce(t, append([]string{"-race", "--"}, echoTest...)...)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d (%s); stderr:\n%s", code, tt.wantCode, tt.reason, errs)
+			}
+			if tt.wantArgs == "" && strings.Contains(out, "args:") {
+				t.Errorf("stdout %q: the command ran (%s)", out, tt.reason)
+			}
+			if tt.wantArgs != "" && !strings.Contains(out, tt.wantArgs+"\n") {
+				t.Errorf("stdout %q, want %q (%s)", out, tt.wantArgs, tt.reason)
+			}
+			if !strings.Contains(errs, tt.wantErr) {
+				t.Errorf("stderr %q, want %q (%s)", errs, tt.wantErr, tt.reason)
+			}
+		})
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	tests := []struct {
+		name    string
+		dirty   bool
+		command []string
+		want    string
+		reason  string
+	}{
+		{
+			name: "passed and recorded", command: echoTest,
+			want:   "make test: passed: 2 packages tested, nothing skipped; recorded for 'make release' (commit ",
+			reason: "the ending says what ran and that make release will reuse it",
+		},
+		{
+			name: "passed, untracked files", dirty: true, command: echoTest,
+			want:   "make test: passed: 2 packages tested, nothing skipped; not recorded for 'make release': the tree has changes or untracked files, so it is not the commit: conformance.xml, notes.txt (commit them, remove them, or add them to .gitignore)",
+			reason: "the files that keep the pass from being recorded are named",
+		},
+		{
+			name: "failed", command: []string{"sh", "-c", `printf 'ok  \tpkg/a\t0.1s\nFAIL\tpkg/b\t0.3s\nFAIL\n'; exit 1`},
+			want:   "make test: FAILED: 1 of 2 packages failed (pkg/b), nothing skipped; not recorded for 'make release'",
+			reason: "a failure names the packages that failed",
+		},
+		{
+			name: "skip reported", command: skipper,
+			want:   "make test: passed: 0 packages tested, 1 check skipped (the WARNING above); recorded for",
+			reason: "skips are counted and point at their WARNINGs",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := gitRepo(t)
+			if tt.dirty {
+				for _, f := range []string{"conformance.xml", "notes.txt"} {
+					if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			_, out, _ := runOnce(t, append([]string{"--"}, tt.command...)...)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, tt.want) {
+				t.Errorf("last line of stdout:\n%s\nwant it to start with:\n%s\n(%s)", last, tt.want, tt.reason)
+			}
+		})
+	}
+}

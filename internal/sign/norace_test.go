@@ -1,0 +1,5 @@
+//go:build !race
+
+package sign
+
+const raceEnabled = false
