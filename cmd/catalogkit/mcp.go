@@ -106,7 +106,7 @@ func (c *cli) mcpLoadError(file string, err error) int {
 	var me *mcpserve.Error
 	switch {
 	case errors.As(err, &ce):
-		return c.contractError(err, fmt.Sprintf("catalog %q", file), file, "")
+		return c.contractError(err, source{"catalog", file}, file, "")
 	case errors.As(err, &se):
 		return c.errorf("sign the catalog with 'catalogkit sign --key KEY "+shellWord(file)+"' and give its public key to --key", "refusing to serve %s: its signature %s: %v", file, file+sign.SignatureSuffix, err)
 	case errors.As(err, &me):

@@ -44,7 +44,7 @@ func runSign(c *cli, args []string) int {
 	}
 	// Only a catalog that mcp would serve is worth signing.
 	if _, err := catalog.Parse(data); err != nil {
-		return c.contractError(err, fmt.Sprintf("catalog %q", file), "", "")
+		return c.contractError(err, source{"catalog", file}, "", "")
 	}
 	key, code := c.readSecretKey(context.Background(), *keyPath, pw)
 	if key == nil {
