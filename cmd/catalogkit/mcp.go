@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -52,6 +53,9 @@ func runMCP(c *cli, args []string) int {
 		host, port, err := net.SplitHostPort(*addr)
 		if err != nil {
 			return c.usageError("give --http HOST:PORT, or :PORT for 127.0.0.1", "--http %q: %v", *addr, err)
+		}
+		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			return c.usageError("give --http HOST:PORT, or :PORT for 127.0.0.1, with PORT a number from 0 to 65535", "--http %q: port %q is not a number from 0 to 65535", *addr, port)
 		}
 		if host == "" {
 			host = "127.0.0.1" // a port alone never listens beyond this machine

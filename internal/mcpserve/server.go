@@ -125,10 +125,17 @@ func (s *Server) swap(snap *Snapshot) {
 // HTTPHandler returns a stateless streamable HTTP handler: every POST is
 // answered on its own, with no session, by the catalog served at that
 // moment, as a JSON response. Any number of replicas serving the same file
-// answer alike. A body over [MaxMessageBytes] is refused with 413.
+// answer alike. A body over [MaxMessageBytes] is refused with 413; a
+// request that reached a loopback address with another Host, or a browser's
+// request from another origin, with 403.
 func (s *Server) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCPServer() },
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCPServer() },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: MaxMessageBytes})
+	// A browser's request from another origin (its Origin or Sec-Fetch-Site
+	// says so) is refused with 403, as the protocol asks of a server; the
+	// SDK refuses a loopback request with another Host (DNS rebinding).
+	// Clients that are not browsers send neither header.
+	return http.NewCrossOriginProtection().Handler(h)
 }
 
 // Instructions returns the server's instructions for a catalog: what the
