@@ -59,7 +59,14 @@
 // max_length included, which descriptions do not show), so it changes when
 // anything about the tool changes, and never when another tool, the key
 // order or the white space of the file does. Two servers of the same file
-// give the same digests.
+// give the same digests. Every string in the canonical form is a label, a
+// field type or an effect, so no escaping ever arises, and a valid
+// max_length literal is already its decimal form: a third party recomputes
+// a digest with any JSON tool that keeps key order, for example
+//
+//	jq -c '.[] | {name, family, effect, enabled, fields: (.fields | map_values({type, required, max_length}))}' catalog.json
+//
+// and the SHA-256 of each line without its newline (TestMCPDigestJQ does).
 //
 // # Trusted source and reload
 //

@@ -3,7 +3,10 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,6 +65,46 @@ func TestMCPReplicas(t *testing.T) {
 		second, e2 := call(t, sessions[1], r.tool, r.args)
 		if diff := cmp.Diff(first, second); diff != "" || e1 != e2 {
 			t.Errorf("%s %v: the replicas differ (-first +second):\n%s", r.tool, r.args, diff)
+		}
+	}
+}
+
+// TestMCPHTTPRefusals: what the HTTP handler refuses before any JSON-RPC.
+func TestMCPHTTPRefusals(t *testing.T) {
+	hs := httptest.NewServer(newServer(t, syntheticPath).HTTPHandler())
+	t.Cleanup(hs.Close)
+	const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	tests := []struct {
+		reason string
+		header map[string]string
+		body   string
+		status int
+	}{
+		{"a plain request", nil, ping, http.StatusOK},
+		{"DNS rebinding: a loopback address reached by another name", map[string]string{"Host": "evil.example"}, ping, http.StatusForbidden},
+		{"a browser's request from another origin", map[string]string{"Origin": "http://evil.example"}, ping, http.StatusForbidden},
+		{"a browser's cross-site request", map[string]string{"Sec-Fetch-Site": "cross-site"}, ping, http.StatusForbidden},
+		{"a body over the limit", nil, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("x", MaxMessageBytes) + `"}}`, http.StatusRequestEntityTooLarge},
+	}
+	for _, tt := range tests {
+		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(tt.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		for k, v := range tt.header {
+			req.Header.Set(k, v)
+		}
+		if h, ok := tt.header["Host"]; ok {
+			req.Host = h
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status {
+			t.Errorf("%s: status %d (%.200s), want %d", tt.reason, resp.StatusCode, body, tt.status)
 		}
 	}
 }

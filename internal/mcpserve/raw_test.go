@@ -111,3 +111,45 @@ func TestMCPMessageKind(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPStdioBadLines: a line the SDK would end the connection on is
+// answered with a JSON-RPC error and the server goes on answering.
+func TestMCPStdioBadLines(t *testing.T) {
+	r := rawStdio(t, newServer(t, syntheticPath))
+	tests := []struct {
+		line, reason string
+		code         int
+	}{
+		{`garbage`, "not JSON", -32700},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"`, "a JSON text cut short", -32700},
+		{`[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]`, "a batch", -32600},
+		{`[]`, "an empty batch", -32600},
+		{`{"jsonrpc":"2.0","id":{},"method":"tools/list"}`, "an id that is an object", -32600},
+		{`{"jsonrpc":"1.0","id":1,"method":"tools/list"}`, "another version", -32600},
+		{`"x"`, "not an object", -32600},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":"` + strings.Repeat("x", MaxMessageBytes) + `"}`, "a line over the limit", -32600},
+	}
+	for i, tt := range tests {
+		line := r.roundTrip(t, tt.line)
+		var resp struct {
+			ID    json.RawMessage
+			Error struct{ Code int }
+		}
+		if err := json.Unmarshal([]byte(line), &resp); err != nil || resp.Error.Code != tt.code || string(resp.ID) != "null" {
+			t.Errorf("%s: %.200s, want a JSON-RPC error %d with id null", tt.reason, line, tt.code)
+		}
+		if got := r.roundTrip(t, `{"jsonrpc":"2.0","id":`+itoa(100+i)+`,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":`+itoa(100+i)+`,"result":{}}` {
+			t.Errorf("after %s: ping answered %.200s, want the server still serving", tt.reason, got)
+		}
+	}
+}
+
+// TestMCPErrorClipped: a refusal quoting a huge client value carries at
+// most maxErrorText bytes of it.
+func TestMCPErrorClipped(t *testing.T) {
+	r := rawStdio(t, newServer(t, syntheticPath))
+	line := r.roundTrip(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"discover","arguments":{"family":"`+strings.Repeat("a", 1<<20)+`"}}}`)
+	if len(line) > 8*maxErrorText || !strings.Contains(line, "INVALID_LABEL") || !strings.Contains(line, "bytes in all") {
+		t.Errorf("%d bytes: %.300s; want INVALID_LABEL with its detail cut", len(line), line)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/catalogkit/catalogkit/catalog"
 	"github.com/catalogkit/catalogkit/internal/sign"
@@ -124,10 +125,17 @@ func (s *Server) swap(snap *Snapshot) {
 // HTTPHandler returns a stateless streamable HTTP handler: every POST is
 // answered on its own, with no session, by the catalog served at that
 // moment, as a JSON response. Any number of replicas serving the same file
-// answer alike.
+// answer alike. A body over [MaxMessageBytes] is refused with 413; a
+// request that reached a loopback address with another Host, or a browser's
+// request from another origin, with 403.
 func (s *Server) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCPServer() },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCPServer() },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: MaxMessageBytes})
+	// A browser's request from another origin (its Origin or Sec-Fetch-Site
+	// says so) is refused with 403, as the protocol asks of a server; the
+	// SDK refuses a loopback request with another Host (DNS rebinding).
+	// Clients that are not browsers send neither header.
+	return http.NewCrossOriginProtection().Handler(h)
 }
 
 // Instructions returns the server's instructions for a catalog: what the
@@ -357,10 +365,28 @@ func errorResult(err error) *mcp.CallToolResult {
 	b := append([]byte(nil), `{"code":`...)
 	b = catalog.AppendQuote(b, code)
 	b = append(b, `,"path":`...)
-	b = catalog.AppendQuote(b, path)
+	b = catalog.AppendQuote(b, clip(path))
 	b = append(b, `,"detail":`...)
-	b = catalog.AppendQuote(b, detail)
+	b = catalog.AppendQuote(b, clip(detail))
 	return result(append(b, '}'), true)
+}
+
+// maxErrorText is the most of an error's path or detail a result carries:
+// they quote the client's values (a family, a name, a key), which may be
+// megabytes long.
+const maxErrorText = 1024
+
+// clip returns s, or its first maxErrorText bytes (whole UTF-8 characters)
+// and how long it was.
+func clip(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	cut := maxErrorText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (cut: %d bytes in all)", s[:cut], len(s))
 }
 
 // result is a tool result whose structuredContent is the JSON text b and

@@ -3,8 +3,11 @@ package mcpserve
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -330,5 +333,35 @@ func TestMCPReload(t *testing.T) {
 	}
 	if oldSum == newSum {
 		t.Error("the edit did not change the catalog")
+	}
+}
+
+// TestMCPDigestJQ recomputes every digest of the synthetic catalog as the
+// package documentation tells a third party to, with jq and SHA-256, and
+// compares it with the server's.
+func TestMCPDigestJQ(t *testing.T) {
+	jq, err := exec.LookPath("jq")
+	if err != nil {
+		t.Skip("jq is not installed: the recomputation the documentation gives needs it")
+	}
+	out, err := exec.Command(jq, "-c", `.[] | {name, family, effect, enabled, fields: (.fields | map_values({type, required, max_length}))}`, syntheticPath).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := newServer(t, syntheticPath).Snapshot()
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(snap.digests) {
+		t.Fatalf("jq printed %d tools, the server has %d", len(lines), len(snap.digests))
+	}
+	for _, line := range lines {
+		var tool struct{ Name string }
+		if err := json.Unmarshal([]byte(line), &tool); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(line))
+		want := "sha256:" + hex.EncodeToString(sum[:])
+		if got, _ := snap.Digest(tool.Name); got != want {
+			t.Errorf("%s: the server's digest is %s, jq and SHA-256 give %s (of %s)", tool.Name, got, want, line)
+		}
 	}
 }

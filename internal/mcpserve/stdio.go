@@ -1,13 +1,18 @@
 package mcpserve
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
 
+	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -15,17 +20,32 @@ import (
 // the requests already read.
 const drainTimeout = 30 * time.Second
 
+// MaxMessageBytes is the largest JSON-RPC message the server reads, over
+// stdio (one line) and over HTTP (one request body): the catalog's text
+// limit (catalog.MaxInputBytes) for the arguments of a call, and 64 KiB for
+// the rest of the message, so that arguments at the text layer's limit reach
+// the text layer and get its own error.
+const MaxMessageBytes = catalog.MaxInputBytes + 64<<10
+
 // ServeStdio serves one client on in and out (newline-delimited JSON-RPC)
 // until in ends or ctx does. When in ends, every request already read is
 // answered before the connection closes (the SDK alone would drop them),
 // so that `requests | catalogkit mcp` prints every response, as a filter
 // should.
+//
+// A line the SDK would end the connection on is answered here with a
+// JSON-RPC error (id null) and skipped, and the server goes on: a line that
+// is not JSON (-32700), a batch, which the protocol no longer has, a line
+// that is not a JSON-RPC message, and a line over [MaxMessageBytes] (all
+// -32600), which is discarded as it is read, never held whole.
 func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	d := &drain{}
 	d.cond = sync.NewCond(&d.mu)
+	w := &countingWriter{w: out, d: d}
 	t := &mcp.IOTransport{
-		Reader: readCloser{&lineCounter{r: in, onLine: d.read, onEOF: d.wait}, in},
-		Writer: writeCloser{&lineCounter{w: out, onLine: d.wrote}, out},
+		Reader:        readCloser{&lineFilter{r: bufio.NewReaderSize(in, 64<<10), w: w, d: d, limit: MaxMessageBytes}, in},
+		Writer:        writeCloser{w, out},
+		MaxLineLength: MaxMessageBytes + 1, // the filter has bounded every line already
 	}
 	return s.MCPServer().Run(ctx, t)
 }
@@ -94,21 +114,17 @@ func kindOf(line []byte) (request, response, ok bool) {
 	return false, false, err == nil
 }
 
-func (d *drain) read(line []byte) {
-	if request, _ := kind(line); request {
-		d.mu.Lock()
-		d.awaiting++
-		d.mu.Unlock()
-	}
+func (d *drain) read() {
+	d.mu.Lock()
+	d.awaiting++
+	d.mu.Unlock()
 }
 
-func (d *drain) wrote(line []byte) {
-	if _, response := kind(line); response {
-		d.mu.Lock()
-		d.awaiting--
-		d.cond.Broadcast()
-		d.mu.Unlock()
-	}
+func (d *drain) wrote() {
+	d.mu.Lock()
+	d.awaiting--
+	d.cond.Broadcast()
+	d.mu.Unlock()
 }
 
 // wait returns when every request read has been answered, or after
@@ -128,48 +144,115 @@ func (d *drain) wait() {
 	d.mu.Unlock()
 }
 
-// lineCounter passes bytes through to r or w and calls onLine with each
-// complete line; a reader calls onEOF before it returns io.EOF.
-type lineCounter struct {
-	r       io.Reader
-	w       io.Writer
-	partial []byte
-	onLine  func([]byte)
-	onEOF   func()
+// lineFilter reads the client's lines and passes on to the SDK only those
+// it can take; it answers the others itself on w (see ServeStdio). It
+// counts the requests it passes on, and waits for their answers before it
+// returns io.EOF.
+type lineFilter struct {
+	r     *bufio.Reader
+	w     *countingWriter
+	d     *drain
+	limit int
+	line  []byte // the line being passed on
+	off   int    // how much of it has been
+	eof   bool
 }
 
-func (l *lineCounter) scan(p []byte) {
-	l.partial = append(l.partial, p...)
+func (f *lineFilter) Read(p []byte) (int, error) {
+	for f.off == len(f.line) {
+		if f.eof {
+			f.d.wait()
+			return 0, io.EOF
+		}
+		f.next()
+	}
+	n := copy(p, f.line[f.off:])
+	f.off += n
+	return n, nil
+}
+
+// next reads the next line into f.line if the SDK may have it, or answers
+// it.
+func (f *lineFilter) next() {
+	f.line, f.off = f.line[:0], 0
+	tooLong := false
 	for {
-		i := bytes.IndexByte(l.partial, '\n')
-		if i < 0 {
-			return
+		chunk, err := f.r.ReadSlice('\n')
+		if !tooLong && len(f.line)+len(chunk) <= f.limit+1 { // +1: the newline
+			f.line = append(f.line, chunk...)
+		} else {
+			tooLong, f.line = true, f.line[:0]
 		}
-		l.onLine(l.partial[:i])
-		l.partial = l.partial[i+1:]
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			f.eof = true
+		}
+		break
+	}
+	if tooLong {
+		f.reply(-32600, fmt.Sprintf("message too large: a message (one line) is at most %d bytes, the catalog's text limit of %d bytes for the arguments and 64 KiB more", f.limit, catalog.MaxInputBytes))
+		return
+	}
+	text := bytes.TrimSpace(f.line)
+	if len(text) == 0 {
+		f.line = f.line[:0]
+		return
+	}
+	if text[0] == '[' {
+		f.reply(-32600, "JSON-RPC batches are not supported: send one message per line")
+		return
+	}
+	if !json.Valid(text) {
+		f.reply(-32700, "parse error: the line is not a JSON text: send one JSON-RPC message per line")
+		return
+	}
+	msg, err := jsonrpc.DecodeMessage(text)
+	if err != nil {
+		f.reply(-32600, "invalid request: "+err.Error())
+		return
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+		f.d.read()
+	}
+	if f.line[len(f.line)-1] != '\n' {
+		f.line = append(f.line, '\n') // the last line of the stream
 	}
 }
 
-func (l *lineCounter) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	l.scan(p[:n])
-	if err == io.EOF {
-		if len(l.partial) > 0 {
-			l.onLine(l.partial)
-			l.partial = nil
-		}
-		if n > 0 {
-			return n, nil // the SDK reads these bytes first; EOF comes next
-		}
-		l.onEOF()
+// reply answers a line the SDK is not given, and drops the line.
+func (f *lineFilter) reply(code int, message string) {
+	f.line = f.line[:0]
+	b := append([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":`), fmt.Sprint(code)...)
+	b = append(b, `,"message":`...)
+	b = catalog.AppendQuote(b, message)
+	f.w.writeOwn(append(b, "}}\n"...))
+}
+
+// countingWriter passes the SDK's messages to w, one message per Write (as
+// the SDK writes them), counting the responses; writeOwn writes a message
+// of the server's own, not counted.
+type countingWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+	d  *drain
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	n, err := c.w.Write(p)
+	c.mu.Unlock()
+	if _, response := kind(p); response {
+		c.d.wrote()
 	}
 	return n, err
 }
 
-func (l *lineCounter) Write(p []byte) (int, error) {
-	n, err := l.w.Write(p)
-	l.scan(p[:n])
-	return n, err
+func (c *countingWriter) writeOwn(p []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.w.Write(p)
 }
 
 type readCloser struct {
