@@ -54,6 +54,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			case chk.Message != "":
 				fmt.Fprintf(&b, "    %s: %s\n", strings.ToLower(string(chk.Status)), Printable(chk.Message))
 			}
+			if chk.Diff != "" && chk.Second != nil {
+				fmt.Fprintf(&b, "    %s\n", Printable(chk.Message))
+			}
 		}
 		if c.Stderr != "" {
 			fmt.Fprintf(&b, "    stderr (tail):\n%s", indent(PrintableLines(c.Stderr), "        "))
