@@ -45,13 +45,17 @@ type Report struct {
 	Fatal string `json:"fatal,omitempty"`
 	// Text is the outcome of the text level, reported apart from the
 	// cases; nil if it was not run (no text case selected).
-	Text    *TextReport   `json:"text_level,omitempty"`
-	Elapsed time.Duration `json:"-"`
+	Text *TextReport `json:"text_level,omitempty"`
+	// Protocol is the outcome of the protocol level, reported apart too;
+	// nil if it was not run.
+	Protocol *TextReport   `json:"protocol_level,omitempty"`
+	Elapsed  time.Duration `json:"-"`
 }
 
-// A TextReport is the outcome of the text level: one [CaseResult] with one
-// check per text case, or OptedOut when the port said "text_level": false
-// in its hello (then no text case ran, and none passed).
+// A TextReport is the outcome of the text level or of the protocol level:
+// one [CaseResult] per case, or OptedOut when the port said "text_level":
+// false (or "protocol_level": false) in its hello (then no case of the
+// level ran, and none passed).
 type TextReport struct {
 	OptedOut bool          `json:"opted_out"`
 	Cases    []*CaseResult `json:"cases"`
@@ -65,11 +69,13 @@ type TextReport struct {
 // neither passes nor fails.
 func (r *Report) OK() bool {
 	ran := r.Passed
-	if t := r.Text; t != nil && !t.OptedOut {
-		if t.Failed > 0 || t.Skipped > 0 {
-			return false
+	for _, l := range r.levels() {
+		if t := l.report; t != nil && !t.OptedOut {
+			if t.Failed > 0 || t.Skipped > 0 {
+				return false
+			}
+			ran += t.Passed
 		}
-		ran += t.Passed
 	}
 	return r.Failed == 0 && r.Skipped == 0 && ran > 0
 }

@@ -520,6 +520,20 @@ func textTable() []genCase {
 		validateLine([]seg{tx(textCatalog[:specAt] + `"max_length":`), rep("[", 58), rep("]", 58), tx(textCatalog[specAt+len(`"max_length":16`):])}, []seg{tx(`{"tab_id":1}`)}), code("INVALID_SPEC"))
 	add("depth.catalog-over-limit", "A max_length nested to 65 is refused", citeDepth,
 		validateLine([]seg{tx(textCatalog[:specAt] + `"max_length":`), rep("[", 59), rep("]", 59), tx(textCatalog[specAt+len(`"max_length":16`):])}, []seg{tx(`{"tab_id":1}`)}), refused)
+	// The family "all" is a label a catalog may use; discover("all") still
+	// lists every family (SPEC.md §3.1, D5). The two tools share no family
+	// but "all".
+	allCatalog := `[{"name":"a.tool","family":"all","effect":"read","enabled":true,"fields":{}},{"name":"b.tool","family":"reading","effect":"change","enabled":true,"fields":{}}]`
+	desc := func(name, family, effect string) string {
+		return `{"name": "` + name + `", "family": "` + family + `", "effect": "` + effect + `", "inputSchema": {"type": "object", "properties": {}, "required": [], "additionalProperties": false}, "executes": false}`
+	}
+	discoverLine := func(rest string) []seg {
+		return []seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":`), tx(allCatalog), tx(rest + `}}`)}
+	}
+	add("family-all.lists-every-family", `With a tool whose family is literally "all", discover("all") still lists the tools of every family`, "SPEC.md §3.1 (the family all); §6 D5",
+		discoverLine(`,"family":"all"`), `{"result": [`+desc("a.tool", "all", "read")+`, `+desc("b.tool", "reading", "change")+`]}`)
+	add("family-all.by-name", `discover("all", name) of the tool of another family finds it, though a tool's family is "all"`, "SPEC.md §3.1 (the family all); §6 D5",
+		discoverLine(`,"family":"all","name":"b.tool"`), `{"result": [`+desc("b.tool", "reading", "change")+`]}`)
 	return cs
 }
 
