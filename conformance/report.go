@@ -174,8 +174,9 @@ func (l level) writeText(b *strings.Builder) {
 }
 
 // Summary returns the final line: "N passed, N failed", plus ", N skipped"
-// when any case was skipped, then the text level apart: "; text level
-// 17/17" (text cases passed of those run) or "; text level: opted out".
+// when any case was skipped, then each level apart: "; text level P/T"
+// (cases passed of those run) or "; text level: opted out", then the same
+// for the protocol level.
 func (r *Report) Summary() string {
 	s := fmt.Sprintf("%d passed, %d failed", r.Passed, r.Failed)
 	if r.Skipped > 0 {

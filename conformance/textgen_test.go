@@ -231,6 +231,19 @@ func textTable() []genCase {
 			argsLine(tx(`{"tab_id":1,"format":"`+v.raw+`"}`)), validated(`{"tab_id": 1, "format": `+v.want+`}`))
 	}
 
+	for _, v := range []struct{ name, text, want, what string }{
+		{"escaped-nul", `a\u0000b`, `"a\u0000b"`, `an escaped NUL (\u0000)`},
+		{"escaped-noncharacter", `a\uFDD0b`, `"a\ufdd0b"`, `an escaped noncharacter (\uFDD0), which is a code point`},
+		{"raw-noncharacter", "a\U0010FFFEb", `"a\udbff\udffeb"`, "a raw noncharacter U+10FFFE, which is a code point"},
+	} {
+		add("string."+v.name+".arguments", fmt.Sprintf("A string argument holding %s is read: 3 code points", v.what), citeString+citeArgValue,
+			argsLine(tx(`{"tab_id":1,"format":"`+v.text+`"}`)), validated(`{"tab_id": 1, "format": `+v.want+`}`))
+	}
+	add("key.empty.arguments", `An empty key "" is a key: read, and not a field (INVALID_ARGUMENT_KEYS)`, citeString+citeArgKeys,
+		argsLine(tx(`{"tab_id":1,"":1}`)), code("INVALID_ARGUMENT_KEYS"))
+	add("key.escaped-nul.arguments", `A key holding an escaped NUL is a key: read, and not a field (INVALID_ARGUMENT_KEYS)`, citeString+citeArgKeys,
+		argsLine(tx(`{"tab_id":1,"a\u0000":1}`)), code("INVALID_ARGUMENT_KEYS"))
+
 	// Escapes: the eight of RFC 8259, and ones that are not.
 	for _, e := range []struct{ name, esc string }{
 		{"quote", `\"`}, {"backslash", `\\`}, {"slash", `\/`}, {"backspace", `\b`},
@@ -389,7 +402,7 @@ func textTable() []genCase {
 	for _, w := range []struct{ name, ws string }{
 		{"form-feed", "\f"}, {"vertical-tab", "\v"}, {"nul", "\x00"}, {"nbsp", "\u00a0"}, {"nel", "\u0085"},
 		{"line-separator", "\u2028"}, {"paragraph-separator", "\u2029"}, {"bom", "\ufeff"}, {"ideographic-space", "\u3000"},
-		{"zero-width-space", "\u200b"},
+		{"zero-width-space", "\u200b"}, {"word-joiner", "\u2060"},
 	} {
 		what := fmt.Sprintf("U+%04X", []rune(w.ws)[0])
 		spec := citeSpace
