@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/catalogkit/catalogkit/conformance"
 )
@@ -53,9 +54,14 @@ func runPort(t *testing.T, py, script string, cases []*conformance.Case, text []
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Generous timeouts: on a loaded machine a Python interpreter can take
+	// more than the default 10 s to start, and a line that gets no reply
+	// (the catch of silent_on_empty_line.py) still ends in a TIMEOUT.
 	port := &conformance.Port{
-		Command: []string{py, abs},
-		Env:     append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1"),
+		Command:        []string{py, abs},
+		Env:            append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1"),
+		StartupTimeout: time.Minute,
+		CallTimeout:    15 * time.Second,
 	}
 	defer port.Close()
 	r := &conformance.Runner{Target: port}

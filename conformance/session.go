@@ -58,12 +58,19 @@ func (p *Port) Send(b []byte) error {
 }
 
 // Next reads the port's next line; a port that does not answer within the
-// call timeout, or exits, is killed (the next call starts it again).
+// call timeout, or exits, is killed (the next call starts it again). The
+// first line of a fresh session, which no hello preceded, gets the startup
+// timeout: the port may still be starting.
 func (p *Port) Next() ([]byte, error) {
 	if p.proc == nil {
 		return nil, &TransportError{Status: Error, Message: "no port running"}
 	}
-	line, terr := p.readLine(p.callTimeout(), "reply")
+	timeout := p.callTimeout()
+	if p.noHello && !p.answered {
+		timeout = max(timeout, p.startupTimeout())
+	}
+	p.answered = true
+	line, terr := p.readLine(timeout, "reply")
 	if terr != nil {
 		return nil, terr
 	}

@@ -124,13 +124,14 @@ type Port struct {
 	// [DefaultMaxReply] of the embedded suite.
 	MaxReply int64
 
-	info    PortInfo
-	seq     int64
-	starts  int
-	noHello bool       // a fresh session of the protocol level: no handshake
-	mu      sync.Mutex // guards proc and aborted against Abort
-	proc    *process
-	aborted bool
+	info     PortInfo
+	seq      int64
+	starts   int
+	noHello  bool       // a fresh session of the protocol level: no handshake
+	answered bool       // a fresh session has read its first line
+	mu       sync.Mutex // guards proc and aborted against Abort
+	proc     *process
+	aborted  bool
 }
 
 type process struct {
@@ -336,6 +337,13 @@ func (p *Port) callTimeout() time.Duration {
 	return DefaultCallTimeout
 }
 
+func (p *Port) startupTimeout() time.Duration {
+	if p.StartupTimeout > 0 {
+		return p.StartupTimeout
+	}
+	return DefaultStartupTimeout
+}
+
 func (p *Port) maxReply() int64 {
 	if p.MaxReply > 0 {
 		return min(p.MaxReply, MaxReplyLimit)
@@ -410,11 +418,7 @@ func (p *Port) start() error {
 	if err := p.write(hello); err != nil {
 		return p.fatal(p.fail(Crash, fmt.Sprintf("failed to write the hello: %v", err)))
 	}
-	timeout := p.StartupTimeout
-	if timeout <= 0 {
-		timeout = DefaultStartupTimeout
-	}
-	line, terr := p.readLine(timeout, "hello")
+	line, terr := p.readLine(p.startupTimeout(), "hello")
 	if terr != nil {
 		return p.fatal(terr)
 	}
