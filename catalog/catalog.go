@@ -213,7 +213,7 @@ func unknownKey(s *Schema, key string) error {
 	if m := closest(key, names); m != "" {
 		return errorf(InvalidArgumentKeys, argPath(key), "unknown key %q, did you mean %q? (the schema allows %s)", key, m, allowed)
 	}
-	return errorf(InvalidArgumentKeys, argPath(key), "unknown key %q (the schema allows %s)", key, allowed)
+	return errorf(InvalidArgumentKeys, argPath(key), "unknown key %s (the schema allows %s)", quoteShort(key), allowed)
 }
 
 func valueError(p *Property, key string, v Value) error {

@@ -124,12 +124,14 @@ type Port struct {
 	// [DefaultMaxReply] of the embedded suite.
 	MaxReply int64
 
-	info    PortInfo
-	seq     int64
-	starts  int
-	mu      sync.Mutex // guards proc and aborted against Abort
-	proc    *process
-	aborted bool
+	info     PortInfo
+	seq      int64
+	starts   int
+	noHello  bool       // a fresh session of the protocol level: no handshake
+	answered bool       // a fresh session has read its first line
+	mu       sync.Mutex // guards proc and aborted against Abort
+	proc     *process
+	aborted  bool
 }
 
 type process struct {
@@ -335,6 +337,13 @@ func (p *Port) callTimeout() time.Duration {
 	return DefaultCallTimeout
 }
 
+func (p *Port) startupTimeout() time.Duration {
+	if p.StartupTimeout > 0 {
+		return p.StartupTimeout
+	}
+	return DefaultStartupTimeout
+}
+
 func (p *Port) maxReply() int64 {
 	if p.MaxReply > 0 {
 		return min(p.MaxReply, MaxReplyLimit)
@@ -401,16 +410,15 @@ func (p *Port) start() error {
 		close(pr.stderrDone)
 	}()
 	go readLines(pr.stdout, pr.lines, pr.quit, p.maxReply())
+	if p.noHello {
+		return nil
+	}
 
 	hello := fmt.Appendf(nil, `{"type":"hello","protocol":%q}`+"\n", Protocol)
 	if err := p.write(hello); err != nil {
 		return p.fatal(p.fail(Crash, fmt.Sprintf("failed to write the hello: %v", err)))
 	}
-	timeout := p.StartupTimeout
-	if timeout <= 0 {
-		timeout = DefaultStartupTimeout
-	}
-	line, terr := p.readLine(timeout, "hello")
+	line, terr := p.readLine(p.startupTimeout(), "hello")
 	if terr != nil {
 		return p.fatal(terr)
 	}
@@ -475,12 +483,17 @@ func parseHello(line []byte) (PortInfo, error) {
 		}
 		*f.dst = v.str()
 	}
-	if tl, ok := port.lookup("text_level"); ok {
-		if tl.kind() != kBool {
-			return PortInfo{}, fmt.Errorf("hello: port.text_level is not a boolean: %s", brief(line))
+	for _, level := range []struct {
+		key string
+		dst **bool
+	}{{"text_level", &info.TextLevel}, {"protocol_level", &info.ProtocolLevel}} {
+		if tl, ok := port.lookup(level.key); ok {
+			if tl.kind() != kBool {
+				return PortInfo{}, fmt.Errorf("hello: port.%s is not a boolean: %s", level.key, brief(line))
+			}
+			takesPart := string(tl.literal()) == "true"
+			*level.dst = &takesPart
 		}
-		takesPart := string(tl.literal()) == "true"
-		info.TextLevel = &takesPart
 	}
 	return info, nil
 }
