@@ -150,17 +150,17 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 	}
 	if runner.Run != nil {
 		suite.Select(runner.Run)
-		if len(suite.Cases)+len(suite.Text) == 0 {
+		if len(suite.Cases)+len(suite.Text)+len(suite.Sequences) == 0 {
 			return c.usageError("list the case ids with --run . --format json", "no case id in %s matches --run %q", dir, runner.Run)
 		}
 	}
-	var target conformance.Target = fuzz.Reference(buildVersion())
+	newTarget := func() conformance.Target { return fuzz.Reference(buildVersion()) }
 	if command != nil {
-		port := &conformance.Port{Command: command, StartupTimeout: startup, CallTimeout: call}
-		defer port.Close()
-		target = port
+		newTarget = func() conformance.Target {
+			return &conformance.Port{Command: command, StartupTimeout: startup, CallTimeout: call}
+		}
 	}
-	report := fuzz.RunSuite(target, suite, runner.Diff)
+	report := fuzz.RunSuite(newTarget, suite, runner.Diff)
 	write := report.WriteText
 	switch format {
 	case "json":

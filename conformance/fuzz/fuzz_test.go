@@ -236,12 +236,12 @@ func TestCaseFiles(t *testing.T) {
 	if got := len(suite.Cases) + len(suite.Text); got != len(cxs) {
 		t.Fatalf("LoadDir read %d cases, want %d", got, len(cxs))
 	}
-	if rep := RunSuite(Reference("test"), suite, nil); rep.Passed != len(cxs)-2 || rep.Text == nil || rep.Text.Passed != 2 || !rep.OK() {
+	if rep := RunSuite(func() conformance.Target { return Reference("test") }, suite, nil); rep.Passed != len(cxs)-2 || rep.Text == nil || rep.Text.Passed != 2 || !rep.OK() {
 		var b strings.Builder
 		rep.WriteText(&b)
 		t.Errorf("against the reference: %s, want all passed\n%s", rep.Summary(), b.String())
 	}
-	if rep := RunSuite(keysAsValues(), suite, nil); rep.Failed != len(res.Counterexamples) {
+	if rep := RunSuite(func() conformance.Target { return keysAsValues() }, suite, nil); rep.Failed != len(res.Counterexamples) {
 		t.Errorf("against the buggy target: %s, want its %d cases failed", rep.Summary(), len(res.Counterexamples))
 	}
 }
@@ -264,8 +264,8 @@ func TestLoadDirErrors(t *testing.T) {
 		{"not an object", map[string]string{"x.y.json": `[1]`}, "x.y.json: not a JSON object", "the file is named"},
 		{"id mismatch", map[string]string{"fuzz.a.c.json": string(good)}, `id "fuzz.a.b" does not match the file name`, "ids are file names"},
 		{"bad case", map[string]string{"fuzz.a.b.json": strings.Replace(string(good), `"title"`, `"titel"`, 1)}, "fuzz.a.b.json: case lacks \"title\"", "the suite's own loader checks the case"},
-		{"neither", map[string]string{"x.y.json": `{"id":"x.y"}`}, "x.y.json is neither a case file", "a file of neither kind is named, with both formats"},
-		{"both", map[string]string{"x.y.json": `{"id":"x.y","checks":[],"line":[]}`}, "x.y.json is neither a case file", "a file cannot be both kinds"},
+		{"neither", map[string]string{"x.y.json": `{"id":"x.y"}`}, "x.y.json is not a case file", "a file of no kind is named, with the three formats"},
+		{"both", map[string]string{"x.y.json": `{"id":"x.y","checks":[],"line":[]}`}, "x.y.json is not a case file", "a file cannot be both kinds"},
 		{"text case without seq", map[string]string{"text.t.a.json": `{"id":"text.t.a","title":"t","spec":"SPEC.md §2","line":["{}"],"expect":{"error":"INVALID_JSON"}}`},
 			`text.t.a.json: "line" has 0 {"seq": true} pieces`, "the text level's loader checks the text case"},
 		{"text case line break", map[string]string{"text.t.a.json": `{"id":"text.t.a","title":"t","spec":"SPEC.md §2","line":["{}\n",{"seq":true}],"expect":{"error":"INVALID_JSON"}}`},
@@ -311,7 +311,7 @@ func TestCompareRefusedLine(t *testing.T) {
 		{"numbers by value", []byte(`{"result":{"n":1}}`), outcome{text: []byte(`{"result":{"n":1.0}}`)}, agree, "the runner compares numbers by value"},
 		{"not implemented", []byte(`{"result":[]}`), outcome{text: []byte(`{"not_implemented":"no"}`)}, skip, "not_implemented is a SKIP"},
 	} {
-		if v, _ := compare(tc.want, tc.got, nil); v != tc.v {
+		if v, _ := compare(outcome{text: tc.want}, tc.got, nil); v != tc.v {
 			t.Errorf("%s: verdict %d, want %d (%s)", tc.name, v, tc.v, tc.reason)
 		}
 	}

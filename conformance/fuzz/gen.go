@@ -24,17 +24,31 @@ func Line(seed uint64, i int, seq int64) []byte {
 // A sample is one generated call and, rarely, a mutation of the message
 // line that carries it.
 type sample struct {
-	call *node
-	line *lineMutation // nil: the call is sent as it is, with Call
+	call   *node
+	line   *lineMutation // nil: the call is sent as it is, with Call
+	corner *corner       // not nil: the line is this protocol corner's
 }
 
 func generate(seed uint64, i int) sample {
 	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i)))}
 	s := sample{call: g.call()}
-	if g.p(0.02) { // drawn last: the call is the same with or without it
+	// Drawn last: the call is the same with or without them.
+	if g.p(0.02) {
 		s.line = g.lineMutation()
 	}
+	if g.p(0.03) {
+		s.line, s.corner = nil, &corners[g.n(len(corners))]
+	}
 	return s
+}
+
+// build returns the line that carries the sample's call (its JSON text)
+// for seq.
+func (s sample) build(call []byte, seq int64) []byte {
+	if s.corner != nil {
+		return s.corner.build(call, seq)
+	}
+	return s.line.build(call, seq)
 }
 
 // gen draws one call from the grammar of the contract: mostly valid

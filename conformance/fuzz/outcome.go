@@ -73,6 +73,11 @@ func depth(text []byte) int {
 type outcome struct {
 	text []byte
 	err  *conformance.TransportError
+	// seq is the seq of the reply or error line, for a protocol corner
+	// (see [corner]): "runner" for the seq the runner gave the line,
+	// "null", or the literal the line itself held. It is "" for every other
+	// line, whose reply's seq the transport checked.
+	seq string
 }
 
 // callTarget makes one call, turning a panic of an in-process target into
@@ -140,6 +145,13 @@ func send(t conformance.Target, call []byte, line *lineMutation) outcome {
 // the kinds of both outcomes: "a result", "error CODE", "not_implemented",
 // or the transport status ("CRASH: ...").
 func (o outcome) kind() string {
+	if o.seq != "" {
+		return o.baseKind() + " with seq " + o.seq
+	}
+	return o.baseKind()
+}
+
+func (o outcome) baseKind() string {
 	if o.err != nil {
 		if isErrorLine(o.err) {
 			return "an error line"
@@ -183,13 +195,34 @@ const (
 // compare judges the port's outcome got against the reference's want, as
 // the runner judges a check: a result by value, an error by its code. A
 // refused line may be answered with an error line.
-func compare(want []byte, got outcome, diff conformance.DiffFunc) (verdict, *conformance.CheckResult) {
+func compare(wantOutcome, got outcome, diff conformance.DiffFunc) (verdict, *conformance.CheckResult) {
+	want := wantOutcome.text
+	if wantOutcome.err != nil {
+		// The reference answered an error line (a protocol corner): so must
+		// the port, with the same seq.
+		want = []byte(`{"error_line":true}`)
+		cr := &conformance.CheckResult{Status: conformance.Fail, Want: want, Got: got.text, Message: "want an error line with seq " + wantOutcome.seq + ", got " + got.kind()}
+		if got.err != nil && isErrorLine(got.err) && got.seq == wantOutcome.seq {
+			cr.Status = conformance.Pass
+			return agree, cr
+		}
+		if got.err != nil && !isErrorLine(got.err) {
+			cr.Status = got.err.Status
+			cr.Message = got.err.Message
+		}
+		return disagree, cr
+	}
+	refused := (outcome{text: want}).baseKind() == "error INVALID_JSON"
 	if got.err != nil {
 		cr := &conformance.CheckResult{Status: got.err.Status, Want: want, Message: got.err.Message}
-		if isErrorLine(got.err) && (outcome{text: want}).kind() == "error INVALID_JSON" {
+		if isErrorLine(got.err) && refused && (got.seq == "" || got.seq == "null" || got.seq == wantOutcome.seq) {
 			return agree, cr
 		}
 		return disagree, cr
+	}
+	if got.seq != wantOutcome.seq {
+		return disagree, &conformance.CheckResult{Status: conformance.Fail, Want: want, Got: got.text,
+			Message: fmt.Sprintf("the reply's seq is %s, want %s", got.seq, wantOutcome.seq)}
 	}
 	if bytes.Equal(want, got.text) {
 		return agree, &conformance.CheckResult{Status: conformance.Pass, Want: want, Got: got.text}
@@ -214,7 +247,7 @@ func compare(want []byte, got outcome, diff conformance.DiffFunc) (verdict, *con
 // when they agree or target answered not_implemented.
 func Disagreement(reference, target conformance.Target, call []byte) string {
 	want, got := callTarget(reference, call), callTarget(target, call)
-	if v, _ := compare(want.text, got, nil); v != disagree {
+	if v, _ := compare(want, got, nil); v != disagree {
 		return ""
 	}
 	return kindOf(want, got)

@@ -113,12 +113,10 @@ func TestFuzzFindsBrokenPorts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			port := newTarget()
-			defer port.Close()
-			if rep := fuzz.RunSuite(port, suite, nil); failed(rep) != 1 {
+			if rep := fuzz.RunSuite(func() conformance.Target { return newTarget() }, suite, nil); failed(rep) != 1 {
 				t.Errorf("the written case against the port: %s, want 1 failed", rep.Summary())
 			}
-			if rep := fuzz.RunSuite(fuzz.Reference("test"), suite, nil); passed(rep) != 1 || !rep.OK() {
+			if rep := fuzz.RunSuite(func() conformance.Target { return fuzz.Reference("test") }, suite, nil); passed(rep) != 1 || !rep.OK() {
 				t.Errorf("the written case against the built-in implementation: %s, want 1 passed", rep.Summary())
 			}
 			t.Logf("call %d: %s; shrunk in %d calls to %s (text case: %v)", cx.Index, cx.Kind, cx.Tries, cx.Call, text)
