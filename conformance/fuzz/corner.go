@@ -26,7 +26,7 @@ type corner struct {
 	// hasCall is false. With runnerSeq the seq goes between seqBefore and
 	// before.
 	seqBefore, before, after string
-	hasCall, runnerSeq          bool
+	hasCall, runnerSeq       bool
 }
 
 // corners are the protocol's corners the fuzzer sends; generate draws one

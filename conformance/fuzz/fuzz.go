@@ -44,7 +44,7 @@ type Options struct {
 	ShrinkBudget int
 	// SequenceBudget bounds how many targets the shrink of one sequence
 	// (a disagreement that needs the calls before it) starts; zero means
-	// 200.
+	// 100.
 	SequenceBudget int
 	// Progress, if not nil, is called about every interval with the
 	// counts so far, from its own goroutine, and once at the end.
@@ -145,7 +145,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		opts.ShrinkBudget = 5000
 	}
 	if opts.SequenceBudget <= 0 {
-		opts.SequenceBudget = 200
+		opts.SequenceBudget = 100
 	}
 	start := time.Now()
 	r := &run{opts: opts}
@@ -240,14 +240,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 // A run is the state the jobs of [Run] share.
 type run struct {
-	opts                 Options
-	next, done, skipped  atomic.Int64
-	limit                atomic.Int64 // no call at or above it is started
-	cancel               func()
-	mu                   sync.Mutex
-	found                []finding
-	fatal                error
-	info                 PortInfo
+	opts                Options
+	next, done, skipped atomic.Int64
+	limit               atomic.Int64 // no call at or above it is started
+	cancel              func()
+	mu                  sync.Mutex
+	found               []finding
+	fatal               error
+	info                PortInfo
 }
 
 // A job is one target and what was sent to its running process.

@@ -133,6 +133,11 @@ func (g *gen) catalogTools() {
 	families := make([]string, 1+g.n(3))
 	for i := range families {
 		families[i] = g.label(familyPool)
+		if g.p(0.06) {
+			// A family named "all": discover("all") still lists every
+			// family (SPEC.md §6).
+			families[i] = "all"
+		}
 	}
 	count := 1 + g.n(4)
 	switch x := g.n(1000); {
@@ -369,9 +374,18 @@ func (g *gen) call() *node {
 		call = g.validate()
 	}
 	if g.p(0.15) {
+		if call.get("op").plain() == "discover" && g.p(0.3) {
+			// The echo of a discover's arguments is null whatever the call
+			// carries (PROTOCOL.md, mutate_and_repeat).
+			var fields []field
+			if t := g.someTool(); t != nil {
+				fields = t.fields
+			}
+			call.set("arguments", g.arguments(fields))
+		}
 		call = object().set("op", str("mutate_and_repeat")).set("call", call)
 	}
-	if g.p(0.06) {
+	if g.p(0.1) {
 		g.textMutation(call)
 	}
 	return call
@@ -601,7 +615,7 @@ func (g *gen) textMutation(call *node) {
 	if c := call.get("call"); c != nil {
 		inner = c
 	}
-	switch g.n(5) {
+	switch g.n(9) {
 	case 0: // a duplicate key, sometimes spelled with an escape
 		obj := objects[g.n(len(objects))]
 		i := g.n(len(obj.keys))
@@ -632,11 +646,35 @@ func (g *gen) textMutation(call *node) {
 		for d := 1 + above + 1; d < target; d++ {
 			nest.items = []*node{array(nest.items...)}
 		}
-	case 4: // a huge number literal
+	case 4: // a huge number literal, or another valid extreme
 		place(g, inner, number(oneOf(g, "1e999999999", "-1e-999999999", strings.Repeat("7", 400), "-"+strings.Repeat("3", 310)+".5",
-			"123456789012345678901234567890.5", "1"+strings.Repeat("0", 400))))
+			"123456789012345678901234567890.5", "1"+strings.Repeat("0", 400), "-0", "0e0", "1E+2", "-0.0e-0", "1e400")))
+	case 5: // a near miss of the number grammar
+		place(g, inner, number(oneOf(g, numberNearMisses...)))
+	case 6: // a string escape or character a strict reader must refuse, or one it must read
+		s := strs[g.n(len(strs))]
+		s.units = insert(g, s.units, oneOf(g, stringBreaks...))
+	case 7: // white space: the four JSON allows, and others it does not
+		place(g, inner, number(oneOf(g, whiteSpaces...)+oneOf(g, "1", "true", "null", `"x"`, "[]")+oneOf(g, "", " ", "\t")))
+	case 8: // a broken literal or structure
+		place(g, inner, number(oneOf(g, structureBreaks...)))
 	}
 }
+
+// The breaks of the JSON grammar (RFC 8259) that textMutation writes: near
+// misses of -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?, escapes
+// and characters of strings (refused, or read: upper-case hex, a valid
+// pair), white space, and literals and structure. Each is placed as a value,
+// where a port's reader meets it.
+var (
+	numberNearMisses = []string{"01", "-01", "00", "+1", ".5", "5.", "-", "1e", "1E+", "1e-", "--1", "-+1", "0x1F", "0X10", "Infinity", "-Infinity",
+		"NaN", "1.e5", "1.5e", "1_000", "\u0661"}
+	stringBreaks = []string{`\x41`, `\x`, `\'`, `\U0041`, `\u12`, `\u12G4`, `\u`, `\uD83D\uDE00`, `\u00E9`, `\u00e9`, `\uDBFF\uDFFF`,
+		`\ude00\ud83d`, `\ud83d\ud83d`, `\udc00`, `\ud800\u0041`, "\t", "\x01", "\x1f", "\x00", "\r", "\x7f", `\a`, `\0`, `\/`}
+	whiteSpaces     = []string{" ", "\t", "\r", "\f", "\v", "\u00a0", "\u2028", "\ufeff", "\u0085", "\u3000"}
+	structureBreaks = []string{"tru", "True", "nul", "NULL", "fals", "[1,]", `{"a":1,}`, "[1 2]", `{"a" 1}`, `{"a":1 "b":2}`, "'x'", `{'a':1}`,
+		"[1]/*c*/", "/*c*/1", "[1", `{"a":1`, `{"a"}`, `{1:2}`, "[,1]", "[1,,2]", `"\u0041`, "undefined"}
+)
 
 func insert(g *gen, units []string, u string) []string {
 	i := g.n(len(units) + 1)

@@ -19,8 +19,9 @@ import (
 const maxSequence = 20000
 
 // shrinkSequence shrinks a disagreement that needs the calls before it:
-// from the calls the target's process had been sent, it keeps the last one
-// and removes the others, in halves, then quarters and so on down to one
+// from the calls the target's process had been sent, it keeps the last one,
+// cuts the calls before it to the shortest run that ends there, and removes
+// the others, in halves, then quarters and so on down to one
 // at a time (delta debugging), keeping each removal after which the run of
 // calls, sent to a freshly started target, still ends in the same
 // disagreement; then it shrinks each call as [shrink] does, the last one
@@ -48,6 +49,21 @@ func shrinkSequence(ctx context.Context, opts Options, f finding) (*Counterexamp
 		return nil, ctx.Err()
 	}
 	prefix, last := steps[:len(steps)-1], steps[len(steps)-1]
+	// The state that matters is usually left by calls shortly before:
+	// first the shortest run of the last calls that still does it (a binary
+	// search, the whole prefix doing it and none not), then delta debugging
+	// within it.
+	for lo, hi := 0, len(prefix); hi-lo > 1; {
+		mid := (lo + hi) / 2
+		if test(append(slices.Clone(prefix[len(prefix)-mid:]), last)) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+		if lo+1 >= hi {
+			prefix = prefix[len(prefix)-hi:]
+		}
+	}
 	for n := 2; len(prefix) > 0 && tries < opts.SequenceBudget; {
 		n = min(n, len(prefix))
 		size := (len(prefix) + n - 1) / n
@@ -153,7 +169,8 @@ func lineParts(s sample, call []byte) (before, after []byte, hasSeq bool) {
 // error line.
 func stepJSON(s sample, want outcome) ([]byte, error) {
 	call := s.call.appendJSON(nil)
-	if want.err == nil {
+	notImplemented := want.err == nil && want.baseKind() == "not_implemented"
+	if want.err == nil && !notImplemented {
 		expect, err := expectation(want.text)
 		if err != nil {
 			return nil, err
@@ -178,9 +195,12 @@ func stepJSON(s sample, want outcome) ([]byte, error) {
 	}
 	b.WriteString(strings.Join(ps, ","))
 	b.WriteString(`],"expect":`)
-	if want.err != nil {
+	switch {
+	case want.err != nil:
 		b.WriteString(`{"error_line":true}`)
-	} else {
+	case notImplemented:
+		b.WriteString(`{"not_implemented":true}`)
+	default:
 		expect, err := expectation(want.text)
 		if err != nil {
 			return nil, err
@@ -341,6 +361,8 @@ func parseStep(raw map[string]json.RawMessage) (SequenceStep, error) {
 			return st, fmt.Errorf(`"expect": the error code is not a string: %s`, expect)
 		}
 		st.want = outcome{text: expect}
+	case string(e["not_implemented"]) == "true":
+		st.want = outcome{text: []byte(`{"not_implemented":"expected"}`)}
 	case string(e["error_line"]) == "true" && isLine:
 		st.want = outcome{err: &conformance.TransportError{Status: conformance.Error, Message: "port answered an error line: "}}
 	default:
@@ -577,4 +599,3 @@ func (s *session) Close() error {
 	<-s.done
 	return nil
 }
-
