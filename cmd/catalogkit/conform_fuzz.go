@@ -166,11 +166,11 @@ var fuzzElapsed = func(res *fuzz.Result) time.Duration { return res.Elapsed }
 func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string, startup, call time.Duration, format string) int {
 	suite, err := fuzz.LoadDir(dir)
 	if err != nil {
-		hint := "give a folder of case files (*.json), such as conform --fuzz writes"
+		hint := "give a folder of case files (*.json), or one case file, such as conform --fuzz writes"
 		if errors.Is(err, fs.ErrNotExist) {
 			return c.printErrorCode(3, hint, "--cases: %v", err)
 		}
-		return c.printErrorCode(3, "fix the case file; conformance/case.schema.json and conformance/text.schema.json describe the two formats", "--cases: %v", err)
+		return c.printErrorCode(3, "fix the case file; conformance/case.schema.json, text.schema.json and sequence.schema.json describe the three formats", "--cases: %v", err)
 	}
 	if runner.Run != nil {
 		suite.Select(runner.Run)

@@ -44,7 +44,7 @@ type Options struct {
 	ShrinkBudget int
 	// SequenceBudget bounds how many targets the shrink of one sequence
 	// (a disagreement that needs the calls before it) starts; zero means
-	// 100.
+	// 300.
 	SequenceBudget int
 	// Progress, if not nil, is called about every interval with the
 	// counts so far, from its own goroutine, and once at the end.
@@ -145,7 +145,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		opts.ShrinkBudget = 5000
 	}
 	if opts.SequenceBudget <= 0 {
-		opts.SequenceBudget = 100
+		opts.SequenceBudget = 300
 	}
 	start := time.Now()
 	r := &run{opts: opts}

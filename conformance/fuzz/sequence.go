@@ -84,15 +84,18 @@ func shrinkSequence(ctx context.Context, opts Options, f finding) (*Counterexamp
 		}
 	}
 	steps = append(slices.Clone(prefix), last)
+	// Each call gets an equal share of what is left of the budget, the
+	// last one first.
 	for k := len(steps) - 1; k >= 0 && tries < opts.SequenceBudget; k-- {
 		if c := steps[k].corner; c != nil && !c.hasCall {
 			continue
 		}
+		share := (opts.SequenceBudget - tries) / (k + 1)
 		best, _ := shrink(steps[k].call, func(c *node) bool {
 			st := slices.Clone(steps)
 			st[k].call = c
 			return test(st)
-		}, opts.SequenceBudget-tries)
+		}, max(share, 1))
 		steps[k].call = best
 	}
 	if err := ctx.Err(); err != nil {

@@ -15,7 +15,7 @@ import (
 
 // keepOpen hands a started port to one run after another: the benchmark
 // measures calls, not process starts.
-type keepOpen struct{ fuzz.Target }
+type keepOpen struct{ *conformance.Port }
 
 func (keepOpen) Close() error { return nil }
 
@@ -62,7 +62,7 @@ func BenchmarkFuzz(b *testing.B) {
 					res, err := fuzz.Run(context.Background(), fuzz.Options{Calls: calls, Seed: 1, Jobs: jobs, NewTarget: func() fuzz.Target {
 						t := pool[next%jobs]
 						next++
-						return keepOpen{t}
+						return keepOpen{t.(*conformance.Port)}
 					}})
 					if err != nil {
 						b.Fatal(err)
