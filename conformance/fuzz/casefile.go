@@ -375,13 +375,13 @@ func RunSuite(newTarget func() conformance.Target, suite *Suite, diff conformanc
 	runner := &conformance.Runner{Target: target, Diff: diff}
 	rep := runner.RunCases(suite.Cases)
 	runner.RunText(rep, suite.Text)
-	for _, sq := range suite.Sequences {
-		t := target
-		if len(suite.Cases)+len(suite.Text) > 0 || sq != suite.Sequences[0] {
+	for k, sq := range suite.Sequences {
+		t, fresh := target, len(suite.Cases)+len(suite.Text) > 0 || k > 0
+		if fresh {
 			t = newTarget()
 		}
 		res := RunSequence(t, sq, diff)
-		if t != target {
+		if fresh {
 			closeTarget(t)
 		}
 		switch res.Status {

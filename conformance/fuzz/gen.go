@@ -27,6 +27,10 @@ type sample struct {
 	call   *node
 	line   *lineMutation // nil: the call is sent as it is, with Call
 	corner *corner       // not nil: the line is this protocol corner's
+	// breaks names the rarer things drawn into the sample (a break of the
+	// grammar, a family named "all"), for the tests that check the
+	// grammar reaches each of them.
+	breaks []string
 }
 
 func generate(seed uint64, i int) sample {
@@ -36,9 +40,18 @@ func generate(seed uint64, i int) sample {
 	if g.p(0.02) {
 		s.line = g.lineMutation()
 	}
-	if g.p(0.03) {
-		s.line, s.corner = nil, &corners[g.n(len(corners))]
+	// The breaks of the grammar and the protocol's corners are many, each
+	// as rare as the bug it finds: rather than drawn, they take turns, one
+	// call in breakEvery and one in cornerEvery, so that every one of them
+	// comes a few times in the gate's budget whatever the seed.
+	switch turn := (uint64(i) + seed) % cornerEvery; {
+	case turn%breakEvery == 3:
+		g.grammarBreak(s.call, int((uint64(i)+seed)/breakEvery%uint64(len(grammarBreaks))))
+	case turn == 6:
+		s.line, s.corner = nil, &corners[(uint64(i)+seed)/cornerEvery%uint64(len(corners))]
+		g.drew("corner " + s.corner.name)
 	}
+	s.breaks = g.breaks
 	return s
 }
 
@@ -55,9 +68,12 @@ func (s sample) build(call []byte, seq int64) []byte {
 // catalogs with near-misses, calls that mostly make sense for them, and,
 // rarely, the limits and text-level mutations.
 type gen struct {
-	r     *rand.Rand
-	tools []tool // the catalog as generated, before near-misses
+	r      *rand.Rand
+	tools  []tool // the catalog as generated, before near-misses
+	breaks []string
 }
+
+func (g *gen) drew(what string) { g.breaks = append(g.breaks, what) }
 
 type tool struct {
 	name, family string
@@ -137,6 +153,7 @@ func (g *gen) catalogTools() {
 			// A family named "all": discover("all") still lists every
 			// family (SPEC.md §6).
 			families[i] = "all"
+			g.drew("family all")
 		}
 	}
 	count := 1 + g.n(4)
@@ -382,10 +399,11 @@ func (g *gen) call() *node {
 				fields = t.fields
 			}
 			call.set("arguments", g.arguments(fields))
+			g.drew("mutate_and_repeat of discover with arguments")
 		}
 		call = object().set("op", str("mutate_and_repeat")).set("call", call)
 	}
-	if g.p(0.1) {
+	if g.p(0.06) {
 		g.textMutation(call)
 	}
 	return call
@@ -615,7 +633,7 @@ func (g *gen) textMutation(call *node) {
 	if c := call.get("call"); c != nil {
 		inner = c
 	}
-	switch g.n(9) {
+	switch g.n(5) {
 	case 0: // a duplicate key, sometimes spelled with an escape
 		obj := objects[g.n(len(objects))]
 		i := g.n(len(obj.keys))
@@ -649,15 +667,69 @@ func (g *gen) textMutation(call *node) {
 	case 4: // a huge number literal, or another valid extreme
 		place(g, inner, number(oneOf(g, "1e999999999", "-1e-999999999", strings.Repeat("7", 400), "-"+strings.Repeat("3", 310)+".5",
 			"123456789012345678901234567890.5", "1"+strings.Repeat("0", 400), "-0", "0e0", "1E+2", "-0.0e-0", "1e400")))
-	case 5: // a near miss of the number grammar
-		place(g, inner, number(oneOf(g, numberNearMisses...)))
-	case 6: // a string escape or character a strict reader must refuse, or one it must read
+	}
+}
+
+// One call in breakEvery carries a break of the grammar, one in
+// cornerEvery is a protocol corner.
+const (
+	breakEvery  = 8
+	cornerEvery = 16
+)
+
+// A grammarBreak is one break of the JSON grammar: its kind and its text.
+type grammarBreak struct{ kind, text string }
+
+// grammarBreaks lists every break, in turn order.
+var grammarBreaks = func() []grammarBreak {
+	var out []grammarBreak
+	for _, set := range []struct {
+		kind string
+		xs   []string
+	}{{"number", numberNearMisses}, {"string", stringBreaks}, {"white space", whiteSpaces}, {"structure", structureBreaks}} {
+		for _, x := range set.xs {
+			out = append(out, grammarBreak{set.kind, x})
+		}
+	}
+	return out
+}()
+
+// grammarBreak writes break k into the call: a number, white space or
+// structure as a value where a port's reader meets it (an argument, the
+// family, a max_length), a string piece into one of its strings.
+func (g *gen) grammarBreak(call *node, k int) {
+	b := grammarBreaks[k]
+	g.drew(b.kind + " " + b.text)
+	inner := call
+	if c := call.get("call"); c != nil {
+		inner = c
+	}
+	switch b.kind {
+	case "string":
+		var strs []*node
+		var walk func(n *node)
+		walk = func(n *node) {
+			switch n.kind {
+			case kObject:
+				for i := range n.keys {
+					strs = append(strs, n.keys[i])
+					walk(n.vals[i])
+				}
+			case kArray:
+				for _, it := range n.items {
+					walk(it)
+				}
+			case kString:
+				strs = append(strs, n)
+			}
+		}
+		walk(inner)
 		s := strs[g.n(len(strs))]
-		s.units = insert(g, s.units, oneOf(g, stringBreaks...))
-	case 7: // white space: the four JSON allows, and others it does not
-		place(g, inner, number(oneOf(g, whiteSpaces...)+oneOf(g, "1", "true", "null", `"x"`, "[]")+oneOf(g, "", " ", "\t")))
-	case 8: // a broken literal or structure
-		place(g, inner, number(oneOf(g, structureBreaks...)))
+		s.units = insert(g, s.units, b.text)
+	case "white space":
+		place(g, inner, number(b.text+oneOf(g, "1", "true", "null", `"x"`, "[]")+oneOf(g, "", " ", "\t")))
+	default:
+		place(g, inner, number(b.text))
 	}
 }
 

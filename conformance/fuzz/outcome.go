@@ -28,6 +28,11 @@ type reference struct{ conformance.Target }
 var invalidJSON = []byte(`{"error":"INVALID_JSON"}`)
 
 func (r reference) Call(call []byte) (out []byte, err error) {
+	if bytes.Contains(call, []byte("mutate_and_repeat")) {
+		if out, err, ok := innerCorner(call); ok {
+			return out, err
+		}
+	}
 	// The call is read strictly by GoTarget; only the depth differs when it
 	// sits inside the message, one level down.
 	if depth(call) >= catalog.MaxDepth {
@@ -44,6 +49,34 @@ func (r reference) Call(call []byte) (out []byte, err error) {
 		}
 	}
 	return r.Target.Call(call)
+}
+
+// innerCorner answers a mutate_and_repeat whose inner call a port does not
+// make, as PROTOCOL.md's rule 10 says: an inner call that is not an object,
+// has no string op or is itself mutate_and_repeat gets an error line; an
+// inner op it does not know, not_implemented.
+func innerCorner(call []byte) (out []byte, err error, ok bool) {
+	v, perr := catalog.ParseJSON(call)
+	if perr != nil {
+		return nil, nil, false
+	}
+	op, _ := v.Lookup("op")
+	if s, _ := op.Str(); s != "mutate_and_repeat" {
+		return nil, nil, false
+	}
+	errorLine := &conformance.TransportError{Status: conformance.Error, Message: "port answered an error line: mutate_and_repeat of no call it makes"}
+	inner, _ := v.Lookup("call")
+	if inner.Kind() != catalog.Object {
+		return nil, errorLine, true
+	}
+	iop, _ := inner.Lookup("op")
+	switch s, isStr := iop.Str(); {
+	case !isStr || s == "mutate_and_repeat":
+		return nil, errorLine, true
+	case s != "discover" && s != "validate_arguments":
+		return []byte(`{"not_implemented":"unknown op inside mutate_and_repeat"}`), nil, true
+	}
+	return nil, nil, false
 }
 
 // depth returns the deepest nesting of arrays and objects in JSON text,
