@@ -208,7 +208,7 @@ func unknownKey(s *Schema, key string) error {
 	if len(names) > 0 {
 		allowed = strings.Join(names, ", ")
 	}
-	return errorf(InvalidArgumentKeys, argPath(key), "unknown key %q (the schema allows %s)", key, allowed)
+	return errorf(InvalidArgumentKeys, argPath(key), "unknown key %s (the schema allows %s)", quoteShort(key), allowed)
 }
 
 func valueError(p *Property, key string, v Value) error {

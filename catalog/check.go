@@ -216,7 +216,7 @@ func checkTool(i int, tool Value, names map[string]int) error {
 
 func checkField(i int, key, spec Value) error {
 	if !key.has(flagLabel) {
-		return errorf(InvalidLabel, fieldPath(i, key.text(), ""), "field name %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", key.text())
+		return errorf(InvalidLabel, fieldPath(i, key.text(), ""), "field name %s is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", quoteShort(key.text()))
 	}
 	sp, ok := splitSpec(spec)
 	if !ok {
@@ -261,7 +261,7 @@ func labelError(path, what string, v Value) error {
 	if v.Kind() != String {
 		return errorf(InvalidLabel, path, "%s is a JSON %s, want a label (^[a-z][a-z0-9._-]{0,79}$)", what, v.Kind())
 	}
-	return errorf(InvalidLabel, path, "%s %q is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", what, v.text())
+	return errorf(InvalidLabel, path, "%s %s is not a label (want ^[a-z][a-z0-9._-]{0,79}$)", what, quoteShort(v.text()))
 }
 
 // keyList renders an object's keys for a message: "name, family, extra".

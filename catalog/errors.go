@@ -1,6 +1,10 @@
 package catalog
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
 
 // Code is a stable error code. Codes are the API: match them, never the
 // message text.
@@ -59,4 +63,21 @@ func (e *Error) Error() string {
 
 func errorf(code Code, path string, format string, args ...any) *Error {
 	return &Error{Code: code, Path: path, Offset: -1, Detail: fmt.Sprintf(format, args...)}
+}
+
+// maxQuoted is the longest user string an error message quotes whole.
+const maxQuoted = 100
+
+// quoteShort quotes s for a message as %q does, cut after maxQuoted bytes
+// (at a character boundary) with the length of the whole: a 32 MiB name
+// must not make a 32 MiB message.
+func quoteShort[T string | []byte](s T) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(string(s))
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(string(s[:cut])), len(s))
 }

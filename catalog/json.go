@@ -397,11 +397,11 @@ func (p *parser) object() error {
 			dup = !set.add(p, key)
 		}
 		if dup {
-			return p.fail(keyOff, "duplicate key %q: each key may appear once in an object", p.keyBytes(key))
+			return p.fail(keyOff, "duplicate key %s: each key may appear once in an object", quoteShort(p.keyBytes(key)))
 		}
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return p.fail(p.pos, "want ':' after the key %q", p.keyBytes(key))
+			return p.fail(p.pos, "want ':' after the key %s", quoteShort(p.keyBytes(key)))
 		}
 		p.pos++
 		p.skipSpace()

@@ -15,9 +15,9 @@ import (
 
 // Files holds the suite exactly as a port reads it from disk:
 // cases/<id>.json and synthetic-catalog.json, which the cases reference,
-// and the text level's text/<id>.json.
+// the text level's text/<id>.json and the protocol level's protocol/<id>.json.
 //
-//go:embed cases/*.json synthetic-catalog.json text/*.json
+//go:embed cases/*.json synthetic-catalog.json text/*.json protocol/*.json
 var Files embed.FS
 
 // CatalogFile is the name of the synthetic catalog, the target of every

@@ -25,7 +25,7 @@ var (
 // minBrokenPorts is the number of broken ports under ports/broken, each a row
 // of its README's table, that the suite is known to catch; fewer files means
 // some were lost.
-const minBrokenPorts = 36
+const minBrokenPorts = 47
 
 // python3 returns the path of python3, or skips the test loudly; under
 // CI=true a missing python3 is a broken CI image, so the test fails instead.
@@ -47,7 +47,7 @@ func python3(t *testing.T) string {
 // runPort runs every case, then the text level, against the Python script
 // at path and returns the report. The port never writes bytecode next to
 // its sources.
-func runPort(t *testing.T, py, script string, cases []*conformance.Case, text []*conformance.TextCase) *conformance.Report {
+func runPort(t *testing.T, py, script string, cases []*conformance.Case, text []*conformance.TextCase, protocol []*conformance.ProtocolCase) *conformance.Report {
 	t.Helper()
 	abs, err := filepath.Abs(script)
 	if err != nil {
@@ -61,6 +61,7 @@ func runPort(t *testing.T, py, script string, cases []*conformance.Case, text []
 	r := &conformance.Runner{Target: port}
 	rep := r.RunCases(cases)
 	r.RunText(rep, text)
+	r.RunProtocol(rep, protocol)
 	return rep
 }
 
@@ -82,6 +83,15 @@ func loadCases(t *testing.T) []*conformance.Case {
 	return cases
 }
 
+func loadProtocolCases(t *testing.T) []*conformance.ProtocolCase {
+	t.Helper()
+	cases, err := conformance.ProtocolCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
 func loadTextCases(t *testing.T) []*conformance.TextCase {
 	t.Helper()
 	cases, err := conformance.TextCases()
@@ -98,9 +108,9 @@ func loadTextCases(t *testing.T) []*conformance.TextCase {
 // port over stdin/stdout: every one must pass.
 func TestPythonPort(t *testing.T) {
 	py := python3(t)
-	cases, text := loadCases(t), loadTextCases(t)
-	rep := runPort(t, py, pythonPort, cases, text)
-	want := fmt.Sprintf("21 passed, 0 failed; text level %d/%d", len(text), len(text))
+	cases, text, protocol := loadCases(t), loadTextCases(t), loadProtocolCases(t)
+	rep := runPort(t, py, pythonPort, cases, text, protocol)
+	want := fmt.Sprintf("21 passed, 0 failed; text level %d/%d; protocol level %d/%d", len(text), len(text), len(protocol), len(protocol))
 	if rep.Fatal != "" || rep.Summary() != want || !rep.OK() {
 		t.Fatalf("Python port: %s, want %s\n%s", rep.Summary(), want, reportText(rep))
 	}
@@ -125,15 +135,26 @@ func TestPythonPortCorners(t *testing.T) {
 	conformance.CheckCornerReplies(t, "the Python port", out)
 }
 
-// TestBrokenPorts runs the 21 cases against every deliberately broken port
-// under ports/broken: each must fail at least one case, and fail it with a
-// wrong outcome (FAIL), not by crashing or breaking the protocol, which
-// would catch it for the wrong reason. The cases each port fails must be
+// TestBrokenPorts runs the 21 cases, the text level and the protocol level
+// against every deliberately broken port under ports/broken: each must fail
+// at least one case, and fail it with a wrong outcome (FAIL), not by
+// crashing or breaking the protocol, which would catch it for the wrong
+// reason (at the protocol level, a line left without a reply is a TIMEOUT,
+// and that is the catch). The cases each port fails must be
 // exactly those that ports/broken/README.md lists for it, so that the table
 // stays true.
 func TestBrokenPorts(t *testing.T) {
 	py := python3(t)
 	cases, text := loadCases(t), loadTextCases(t)
+	// The four 32 MiB lines of the protocol level take the Python port
+	// seconds each, and no broken port is about them: TestPythonPort sends
+	// them.
+	var protocol []*conformance.ProtocolCase
+	for _, c := range loadProtocolCases(t) {
+		if !strings.HasPrefix(c.ID, "protocol.line-limit.") {
+			protocol = append(protocol, c)
+		}
+	}
 	scripts, err := filepath.Glob(filepath.Join(brokenDir, "*.py"))
 	if err != nil {
 		t.Fatal(err)
@@ -159,12 +180,12 @@ func TestBrokenPorts(t *testing.T) {
 	for _, script := range scripts {
 		name := filepath.Base(script)
 		t.Run(strings.TrimSuffix(name, ".py"), func(t *testing.T) {
-			rep := runPort(t, py, script, cases, text)
+			rep := runPort(t, py, script, cases, text, protocol)
 			if rep.Fatal != "" {
 				t.Fatalf("%s did not run: %s\n%s", name, rep.Fatal, reportText(rep))
 			}
-			if rep.Text == nil || rep.Text.OptedOut {
-				t.Fatalf("%s: the text level did not run\n%s", name, reportText(rep))
+			if rep.Text == nil || rep.Text.OptedOut || rep.Protocol == nil || rep.Protocol.OptedOut {
+				t.Fatalf("%s: the text or the protocol level did not run\n%s", name, reportText(rep))
 			}
 			// A row may name the checks of a case that catch the port
 			// (validate.keys.unknown#8,9): then exactly those must fail.
@@ -175,7 +196,7 @@ func TestBrokenPorts(t *testing.T) {
 				}
 			}
 			var failed []string
-			for _, c := range slices.Concat(rep.Cases, rep.Text.Cases) {
+			for _, c := range slices.Concat(rep.Cases, rep.Text.Cases, rep.Protocol.Cases) {
 				switch c.Status {
 				case conformance.Pass:
 				case conformance.Fail:
@@ -188,6 +209,13 @@ func TestBrokenPorts(t *testing.T) {
 							failed = append(failed, fmt.Sprintf("%s#%d", c.ID, chk.Index))
 						}
 					}
+				case conformance.Timeout:
+					// A line that gets no reply breaks the protocol level's
+					// rule; elsewhere it is the wrong way to be caught.
+					if !strings.HasPrefix(c.ID, "protocol.") {
+						t.Errorf("%s: case %s is %s, want PASS or FAIL: %s\n%s", name, c.ID, c.Status, c.Message, c.Stderr)
+					}
+					failed = append(failed, c.ID)
 				default:
 					t.Errorf("%s: case %s is %s, want PASS or FAIL: %s\n%s", name, c.ID, c.Status, c.Message, c.Stderr)
 				}

@@ -95,7 +95,7 @@ func TestPortProcesses(t *testing.T) {
 				StartupTimeout: 10 * time.Second,
 				CallTimeout:    time.Minute, // a TIMEOUT would take this long
 			}
-			rep := (&Runner{Target: port, Run: mustRegexp(t, `^discover\.family\.reading-has-change$`)}).RunCases(cases)
+			rep := (&Runner{Target: port, Once: true, Run: mustRegexp(t, `^discover\.family\.reading-has-change$`)}).RunCases(cases)
 			port.Close()
 			if tt.endChildren {
 				EndChildren()

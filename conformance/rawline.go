@@ -129,13 +129,15 @@ func checkReplyLine(line []byte, seq int64) error {
 // catalogkit port. It is how the runner gives an in-process implementation,
 // which has no text layer of its own over lines, the text level.
 type ServedTarget struct {
-	req   *io.PipeWriter
-	reply *bufio.Reader
-	done  chan error // Serve's result
-	info  PortInfo
-	seq   int64
-	hello bool
-	err   error // the first transport error: the pipe is then unusable
+	target Target
+	req    *io.PipeWriter
+	replyR *io.PipeReader
+	reply  *bufio.Reader
+	done   chan error // Serve's result
+	info   PortInfo
+	seq    int64
+	hello  bool
+	err    error // the first transport error: the pipe is then unusable
 
 	closed   bool
 	closeErr error
@@ -146,7 +148,7 @@ type ServedTarget struct {
 func Served(target Target) *ServedTarget {
 	reqR, reqW := io.Pipe()
 	replyR, replyW := io.Pipe()
-	s := &ServedTarget{req: reqW, reply: bufio.NewReaderSize(replyR, 64<<10), done: make(chan error, 1), info: target.Info()}
+	s := &ServedTarget{target: target, req: reqW, replyR: replyR, reply: bufio.NewReaderSize(replyR, 64<<10), done: make(chan error, 1), info: target.Info()}
 	go func() {
 		err := Serve(reqR, replyW, target, target.Info())
 		reqR.CloseWithError(errors.New("serve stopped"))

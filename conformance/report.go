@@ -54,6 +54,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			case chk.Message != "":
 				fmt.Fprintf(&b, "    %s: %s\n", strings.ToLower(string(chk.Status)), Printable(chk.Message))
 			}
+			if chk.Diff != "" && chk.Second != nil {
+				fmt.Fprintf(&b, "    %s\n", Printable(chk.Message))
+			}
 		}
 		if c.Stderr != "" {
 			fmt.Fprintf(&b, "    stderr (tail):\n%s", indent(PrintableLines(c.Stderr), "        "))
@@ -64,7 +67,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		// once, where errors go.
 		fmt.Fprintf(&b, "%-7s %d %s: the port failed\n", "NOT RUN", notRun, plural(notRun, "case"))
 	}
-	r.Text.writeText(&b)
+	for _, l := range r.levels() {
+		l.writeText(&b)
+	}
 	fmt.Fprintf(&b, "%s\n", r.Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -134,18 +139,20 @@ func unsafeRune(r rune) bool {
 // writeText writes the text level's part of the text report: a heading,
 // then one line per text case, and for one that did not pass its line, the
 // (-want +got) diff or what happened.
-func (t *TextReport) writeText(b *strings.Builder) {
+func (l level) writeText(b *strings.Builder) {
+	t := l.report
 	switch {
 	case t == nil:
 		return
 	case t.OptedOut:
-		fmt.Fprintf(b, "text level: opted out (the port's hello says \"text_level\": false)\n")
+		fmt.Fprintf(b, "%s level: opted out (the port's hello says \"%s\": false)\n", l.name, l.key)
 		return
 	}
-	fmt.Fprintf(b, "text level:\n")
+	// The levels are hundreds of cases: only those that did not pass are
+	// listed one by one.
+	fmt.Fprintf(b, "%s level: %d of %d cases passed\n", l.name, t.Passed, len(t.Cases))
 	for _, c := range t.Cases {
 		if c.Status == Pass {
-			fmt.Fprintf(b, "%-7s %s\n", c.Status, c.ID)
 			continue
 		}
 		fmt.Fprintf(b, "%-7s %s: %s\n", c.Status, c.ID, Printable(c.Message))
@@ -174,14 +181,29 @@ func (r *Report) Summary() string {
 	if r.Skipped > 0 {
 		s += fmt.Sprintf(", %d skipped", r.Skipped)
 	}
-	switch t := r.Text; {
-	case t == nil:
-	case t.OptedOut:
-		s += "; text level: opted out"
-	default:
-		s += fmt.Sprintf("; text level %d/%d", t.Passed, len(t.Cases))
+	for _, l := range r.levels() {
+		switch t := l.report; {
+		case t == nil:
+		case t.OptedOut:
+			s += fmt.Sprintf("; %s level: opted out", l.name)
+		default:
+			s += fmt.Sprintf("; %s level %d/%d", l.name, t.Passed, len(t.Cases))
+		}
 	}
 	return s
+}
+
+// A level is a set of cases reported apart from the contract's: the text
+// level or the protocol level.
+type level struct {
+	name   string // "text", "protocol"
+	key    string // the hello's member that opts out of it
+	report *TextReport
+}
+
+// levels returns the report's levels, in the order they run.
+func (r *Report) levels() []level {
+	return []level{{"text", "text_level", r.Text}, {"protocol", "protocol_level", r.Protocol}}
 }
 
 func indent(text, prefix string) string {
@@ -257,16 +279,19 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	for range r.Cases {
 		classes = append(classes, "conformance")
 	}
-	if t := r.Text; t != nil {
-		// The text level's cases are testcases of their own class; a text
-		// level the port opted out of is one skipped testcase, never a pass.
-		textCases := t.Cases
-		if t.OptedOut {
-			textCases = []*CaseResult{{ID: "text", Title: "the text level", Status: Skip, Message: "text level: opted out"}}
+	for _, l := range r.levels() {
+		// A level's cases are testcases of their own class; a level the
+		// port opted out of is one skipped testcase, never a pass.
+		if l.report == nil {
+			continue
 		}
-		cases = append(slices.Clip(cases), textCases...)
-		for range textCases {
-			classes = append(classes, "conformance.text")
+		levelCases := l.report.Cases
+		if l.report.OptedOut {
+			levelCases = []*CaseResult{{ID: l.name, Title: "the " + l.name + " level", Status: Skip, Message: l.name + " level: opted out"}}
+		}
+		cases = append(slices.Clip(cases), levelCases...)
+		for range levelCases {
+			classes = append(classes, "conformance."+l.name)
 		}
 	}
 	suite.Tests = len(cases)

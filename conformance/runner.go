@@ -27,6 +27,10 @@ type Runner struct {
 	Diff DiffFunc
 	// Run, if not nil, selects the cases whose id it matches.
 	Run *regexp.Regexp
+	// Once sends every check once, with no second pass (see
+	// [Runner.RunCases]): for a target whose answers are scripted by
+	// position, such as the runner's own tests' fake ports.
+	Once bool
 }
 
 // A Report is the outcome of a run.
@@ -41,13 +45,17 @@ type Report struct {
 	Fatal string `json:"fatal,omitempty"`
 	// Text is the outcome of the text level, reported apart from the
 	// cases; nil if it was not run (no text case selected).
-	Text    *TextReport   `json:"text_level,omitempty"`
-	Elapsed time.Duration `json:"-"`
+	Text *TextReport `json:"text_level,omitempty"`
+	// Protocol is the outcome of the protocol level, reported apart too;
+	// nil if it was not run.
+	Protocol *TextReport   `json:"protocol_level,omitempty"`
+	Elapsed  time.Duration `json:"-"`
 }
 
-// A TextReport is the outcome of the text level: one [CaseResult] with one
-// check per text case, or OptedOut when the port said "text_level": false
-// in its hello (then no text case ran, and none passed).
+// A TextReport is the outcome of the text level or of the protocol level:
+// one [CaseResult] per case, or OptedOut when the port said "text_level":
+// false (or "protocol_level": false) in its hello (then no case of the
+// level ran, and none passed).
 type TextReport struct {
 	OptedOut bool          `json:"opted_out"`
 	Cases    []*CaseResult `json:"cases"`
@@ -61,11 +69,13 @@ type TextReport struct {
 // neither passes nor fails.
 func (r *Report) OK() bool {
 	ran := r.Passed
-	if t := r.Text; t != nil && !t.OptedOut {
-		if t.Failed > 0 || t.Skipped > 0 {
-			return false
+	for _, l := range r.levels() {
+		if t := l.report; t != nil && !t.OptedOut {
+			if t.Failed > 0 || t.Skipped > 0 {
+				return false
+			}
+			ran += t.Passed
 		}
-		ran += t.Passed
 	}
 	return r.Failed == 0 && r.Skipped == 0 && ran > 0
 }
@@ -107,6 +117,9 @@ type CheckResult struct {
 	// GotBytes is the length of an outcome too long to keep (over 64 KiB):
 	// Got is then omitted.
 	GotBytes int `json:"got_bytes,omitempty"`
+	// Second is the outcome of the second pass when it differs from Got
+	// (see [Runner.RunCases]).
+	Second json.RawMessage `json:"second,omitempty"`
 	// Diff is the (-want +got) difference of a FAIL.
 	Diff string `json:"diff,omitempty"`
 	// Message says what happened when there was no reply, or why a check was
@@ -119,7 +132,10 @@ type CheckResult struct {
 // RunCases runs the selected cases in order and reports every one of them. A
 // fatal transport error (the port cannot start, or speaks another protocol
 // version) reports that case and every later one as ERROR; otherwise each
-// case is on its own.
+// case is on its own. Then it sends every check again, in the reverse
+// order, on the same target: a check whose second outcome differs from its
+// first fails its case, so that a port that caches results by position,
+// length or identity, or keeps state between calls, is caught.
 func (r *Runner) RunCases(cases []*Case) *Report {
 	diff := r.Diff
 	if diff == nil {
@@ -153,9 +169,114 @@ func (r *Runner) RunCases(cases []*Case) *Report {
 		}
 		rep.Cases = append(rep.Cases, res)
 	}
+	if fatal == nil && !r.Once {
+		r.secondPass(cases, rep)
+	}
 	rep.Port = r.Target.Info()
 	rep.Elapsed = time.Since(start)
 	return rep
+}
+
+// secondPass sends every check of the cases that ran a second time, in the
+// reverse order, on the target that has served them all, and compares each
+// outcome with the first pass's: a port whose answer depends on what it
+// answered before (a cache keyed by identity, length or position, state
+// kept between calls) disagrees with itself. A disagreement, or a call that
+// gets no outcome, fails the case, and its check says what each pass got.
+// SPEC.md §1: an implementation holds no state between calls.
+func (r *Runner) secondPass(cases []*Case, rep *Report) {
+	byID := map[string]*Case{}
+	for _, c := range cases {
+		byID[c.ID] = c
+	}
+	for i := len(rep.Cases) - 1; i >= 0; i-- {
+		res := rep.Cases[i]
+		c := byID[res.ID]
+		if c == nil || res.NotRun || rank[res.Status] >= rank[Error] {
+			continue
+		}
+		for j := len(res.Checks) - 1; j >= 0; j-- {
+			cr := res.Checks[j]
+			if cr.Got == nil {
+				continue // too long to keep: the first pass judged it
+			}
+			out, err := safeCall(r.Target, c.Checks[cr.Index].Call())
+			var why string
+			switch {
+			case err != nil:
+				why = "got no outcome: " + err.Error()
+				var te *TransportError
+				if errors.As(err, &te) && te.Fatal {
+					r.failSecond(rep, res, cr, why, nil)
+					return
+				}
+			case !sameOutcome(cr.Got, out):
+				why = "got another outcome"
+			default:
+				continue
+			}
+			r.failSecond(rep, res, cr, why, out)
+		}
+	}
+}
+
+// failSecond records a disagreement of the second pass in its check and
+// case, and counts the case as failed.
+func (r *Runner) failSecond(rep *Report, res *CaseResult, cr *CheckResult, why string, out []byte) {
+	if len(out) <= keepLimit && out != nil {
+		cr.Second = slices.Clone(out)
+	}
+	cr.Message = fmt.Sprintf("second pass (the cases again, in reverse order, on the same port): %s; the first pass got %s", why, shortJSON(cr.Got))
+	if out != nil {
+		cr.Message += ", the second " + shortJSON(out)
+	}
+	if cr.Status == Pass {
+		cr.Status = Fail
+	}
+	switch res.Status {
+	case Pass:
+		rep.Passed--
+		rep.Failed++
+	case Skip:
+		rep.Skipped--
+		rep.Failed++
+	}
+	if rank[res.Status] < rank[Fail] {
+		res.Status = Fail
+		res.Message = fmt.Sprintf("check %d: the second pass disagrees with the first", cr.Index)
+	}
+}
+
+// shortJSON returns a JSON text for a message, cut after 300 bytes.
+func shortJSON(b []byte) string {
+	const max = 300
+	if len(b) <= max {
+		return string(b)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", b[:cut], len(b))
+}
+
+// sameOutcome reports whether two outcomes are the same, details aside.
+func sameOutcome(first, second []byte) bool {
+	a, err := parseJSON(first)
+	if err != nil {
+		return false
+	}
+	t, err := parseTape(second)
+	if err != nil || checkOutcome(t.root()) != nil {
+		return false
+	}
+	want := newObject()
+	for i, k := range a.keys {
+		if k != "detail" {
+			want.set(k, a.vals[i])
+		}
+	}
+	return equalOutcome(want, t.root())
 }
 
 // runCase runs the checks of one case into res and returns the transport

@@ -127,6 +127,7 @@ type Port struct {
 	info    PortInfo
 	seq     int64
 	starts  int
+	noHello bool       // a fresh session of the protocol level: no handshake
 	mu      sync.Mutex // guards proc and aborted against Abort
 	proc    *process
 	aborted bool
@@ -401,6 +402,9 @@ func (p *Port) start() error {
 		close(pr.stderrDone)
 	}()
 	go readLines(pr.stdout, pr.lines, pr.quit, p.maxReply())
+	if p.noHello {
+		return nil
+	}
 
 	hello := fmt.Appendf(nil, `{"type":"hello","protocol":%q}`+"\n", Protocol)
 	if err := p.write(hello); err != nil {
@@ -475,12 +479,17 @@ func parseHello(line []byte) (PortInfo, error) {
 		}
 		*f.dst = v.str()
 	}
-	if tl, ok := port.lookup("text_level"); ok {
-		if tl.kind() != kBool {
-			return PortInfo{}, fmt.Errorf("hello: port.text_level is not a boolean: %s", brief(line))
+	for _, level := range []struct {
+		key string
+		dst **bool
+	}{{"text_level", &info.TextLevel}, {"protocol_level", &info.ProtocolLevel}} {
+		if tl, ok := port.lookup(level.key); ok {
+			if tl.kind() != kBool {
+				return PortInfo{}, fmt.Errorf("hello: port.%s is not a boolean: %s", level.key, brief(line))
+			}
+			takesPart := string(tl.literal()) == "true"
+			*level.dst = &takesPart
 		}
-		takesPart := string(tl.literal()) == "true"
-		info.TextLevel = &takesPart
 	}
 	return info, nil
 }

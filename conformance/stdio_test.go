@@ -167,7 +167,7 @@ func TestPortMisbehaviour(t *testing.T) {
 			port := fakeCommand(t, tt.behaviour, tt.seq)
 			defer port.Close()
 			start := time.Now()
-			rep := (&Runner{Target: port}).RunCases(cases)
+			rep := (&Runner{Target: port, Once: true}).RunCases(cases)
 			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("run took %v", d)
 			}
@@ -228,7 +228,7 @@ func TestPortHandshakeFailure(t *testing.T) {
 			port.StartupTimeout = 500 * time.Millisecond
 			defer port.Close()
 			start := time.Now()
-			rep := (&Runner{Target: port}).RunCases(cases)
+			rep := (&Runner{Target: port, Once: true}).RunCases(cases)
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("run took %v, want the run to stop at the first handshake", d)
 			}

@@ -31,6 +31,9 @@ type PortInfo struct {
 	// TextLevel, if not nil and false, opts the port out of the text level
 	// (PROTOCOL.md): the report then says so, and never counts it as passed.
 	TextLevel *bool `json:"text_level,omitempty"`
+	// ProtocolLevel, if not nil and false, opts the port out of the
+	// protocol level, as TextLevel does for the text level.
+	ProtocolLevel *bool `json:"protocol_level,omitempty"`
 }
 
 // GoTarget returns the built-in Go implementation as a [Target]: the

@@ -106,8 +106,14 @@ func runConform(c *cli, args []string) int {
 		c.printError("", "failed to load the text level: %v", err)
 		return 3 // could not run
 	}
+	protocolCases, err := conformance.ProtocolCases()
+	if err != nil {
+		c.printError("", "failed to load the protocol level: %v", err)
+		return 3 // could not run
+	}
 	if runner.Run != nil && !slices.ContainsFunc(cases, func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }) &&
-		!slices.ContainsFunc(textCases, func(k *conformance.TextCase) bool { return runner.Run.MatchString(k.ID) }) {
+		!slices.ContainsFunc(textCases, func(k *conformance.TextCase) bool { return runner.Run.MatchString(k.ID) }) &&
+		!slices.ContainsFunc(protocolCases, func(k *conformance.ProtocolCase) bool { return runner.Run.MatchString(k.ID) }) {
 		return c.usageError("list the case ids with --run . --format json", "no case id matches --run %q", *run)
 	}
 	var port *conformance.Port
@@ -132,7 +138,7 @@ func runConform(c *cli, args []string) int {
 		}
 		runner.Target = port
 	}
-	report, status := runInterruptibly(runner, cases, textCases, port)
+	report, status := runInterruptibly(runner, cases, textCases, protocolCases, port)
 	if status != 0 {
 		c.printError("", "interrupted: the port and every process it started were ended")
 		return status
@@ -158,10 +164,12 @@ func runConform(c *cli, args []string) int {
 	}
 	if !report.OK() {
 		failed, skipped, all := report.Failed, report.Skipped, len(report.Cases)
-		if t := report.Text; t != nil && !t.OptedOut {
-			failed, skipped, all = failed+t.Failed, skipped+t.Skipped, all+len(t.Cases)
+		for _, t := range []*conformance.TextReport{report.Text, report.Protocol} {
+			if t != nil && !t.OptedOut {
+				failed, skipped, all = failed+t.Failed, skipped+t.Skipped, all+len(t.Cases)
+			}
 		}
-		c.printError("every case must pass, text cases included; a SKIP (not_implemented) counts as not passed",
+		c.printError("every case must pass, text and protocol cases included; a SKIP (not_implemented) counts as not passed",
 			"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
 		return 1
 	}
@@ -173,18 +181,23 @@ func runConform(c *cli, args []string) int {
 // process the port started survives it: the last sweep,
 // conformance.EndChildren, ends every child of this process, which has no
 // children but the port's.
-func runInterruptibly(runner *conformance.Runner, cases []*conformance.Case, textCases []*conformance.TextCase, port *conformance.Port) (*conformance.Report, int) {
+func runInterruptibly(runner *conformance.Runner, cases []*conformance.Case, textCases []*conformance.TextCase, protocolCases []*conformance.ProtocolCase, port *conformance.Port) (*conformance.Report, int) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	done := make(chan *conformance.Report, 1)
 	go func() {
 		report := runner.RunCases(cases)
-		// The text level runs after the cases, over the same port; without
-		// a port, through conformance.Serve in-process (catalogkit port's
-		// text layer). A port that could not start stops the run here.
+		// The text level and then the protocol level run after the cases,
+		// over the same port (the protocol level also starts fresh
+		// sessions of it); without a port, through conformance.Serve
+		// in-process (catalogkit port's text layer and protocol rules). A
+		// port that could not start stops the run here.
 		if report.Fatal == "" {
 			runner.RunText(report, textCases)
+		}
+		if report.Fatal == "" {
+			runner.RunProtocol(report, protocolCases)
 		}
 		done <- report
 	}()

@@ -317,3 +317,63 @@ func TestTextSchemaRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolCaseFiles is the protocol level's self-check: every file in
+// conformance/protocol validates against protocol-case.schema.json, passes
+// the strict JSON layer and is named by its id, and the Go runner loads
+// the same ids.
+func TestProtocolCaseFiles(t *testing.T) {
+	sch := compile(t, "protocol-case.schema.json")
+	files, err := filepath.Glob(filepath.Join(conformanceDir, "protocol", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, file := range files {
+		data := readFile(t, file)
+		v, err := catalog.ParseJSON(data)
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		if err := sch.Validate(unmarshal(t, data)); err != nil {
+			t.Errorf("%s does not match protocol-case.schema.json: %v", file, err)
+			continue
+		}
+		idv, _ := v.Lookup("id")
+		id, _ := idv.Str()
+		if want := strings.TrimSuffix(filepath.Base(file), ".json"); id != want {
+			t.Errorf("%s: id %q, want the file name %q", file, id, want)
+		}
+		ids = append(ids, id)
+	}
+	cases, err := conformance.ProtocolCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loaded []string
+	for _, c := range cases {
+		loaded = append(loaded, c.ID)
+	}
+	slices.Sort(ids)
+	if diff := cmp.Diff(ids, loaded); diff != "" {
+		t.Errorf("ids of the files on disk and of the embedded protocol cases differ (-disk +embedded):\n%s", diff)
+	}
+
+	// The schema can fail: each variant of a real case breaks one rule.
+	base := string(readFile(t, filepath.Join(conformanceDir, "protocol", "protocol.last-line.no-newline.json")))
+	for _, tt := range []struct{ old, new, reason string }{
+		{`"id": "protocol.last-line.no-newline"`, `"id": "last-line.no-newline"`, "a protocol id starts with protocol."},
+		{`"session": "fresh"`, `"session": "new"`, "a session is shared or fresh"},
+		{`"end": ""`, `"end": "\r"`, "a line ends with LF, CR LF or nothing"},
+		{`"seq": 2}`, `"seq": 0}`, "a reply's seq is a positive integer"},
+		{`{"hello": true}`, `{"hello": false}`, "hello is true"},
+	} {
+		if !strings.Contains(base, tt.old) {
+			t.Fatalf("the base case has no %q", tt.old)
+		}
+		if err := sch.Validate(unmarshal(t, []byte(strings.Replace(base, tt.old, tt.new, 1)))); err == nil {
+			t.Errorf("a protocol case with %s instead of %s validates, want an error (%s)", tt.new, tt.old, tt.reason)
+		}
+	}
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+# BROKEN: takes any two surrogate escapes in a row for a pair, "\ude00\ud83d" and "\ud83d\ud83d" included.
+"""A deliberately broken Python port: the real one with one behaviour changed.
+
+The conformance cases must catch it; see README.md in this directory.
+"""
+
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+import catalog_port  # noqa: E402
+import catalogkit  # noqa: E402,F401
+
+import re  # noqa: E402
+
+_decode = catalog_port.decode
+_TWO = re.compile(rb"(?<!\\)((?:\\\\)*)\\u([dD][89a-fA-F][0-9a-fA-F]{2})\\u([dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def _pair(m):
+    hi, lo = int(m.group(2), 16), int(m.group(3), 16)
+    cp = 0x10000 + ((hi & 0x3FF) << 10) + (lo & 0x3FF)
+    return m.group(1) + chr(cp).encode("utf-8")
+
+
+def decode(raw):
+    return _decode(_TWO.sub(_pair, raw))
+
+
+catalog_port.decode = decode
+
+if __name__ == "__main__":
+    sys.exit(catalog_port.main())

@@ -1,0 +1,262 @@
+package conformance
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/catalogkit/catalogkit/catalog"
+)
+
+// A genLine is one line of a generated protocol case.
+type genLine struct {
+	line   []seg
+	end    string // "\n" when "", no ending at all when "none"
+	expect string // JSON text
+}
+
+// A genProtocol is one row of the protocol level's table.
+type genProtocol struct {
+	id, title, spec string
+	fresh           bool
+	lines           []genLine
+}
+
+// Citations of PROTOCOL.md's headings.
+const (
+	citeTransport = `PROTOCOL.md "Transport"`
+	citeHandshake = `PROTOCOL.md "Handshake"`
+	citeCalls     = `PROTOCOL.md "Calls"`
+	citeEvery     = `PROTOCOL.md "Every line gets one reply"`
+	citeMutate    = `PROTOCOL.md "CALL objects"`
+)
+
+const helloLine = `{"type":"hello","protocol":"catalogkit-conformance/1"}`
+
+// callWith is a call line with the seq literal seq and the call object.
+func callWith(seq, call string) string {
+	return `{"type":"call","seq":` + seq + `,"call":` + call + `}`
+}
+
+func replyOf(seq, outcome string) string { return `{"reply": ` + outcome + `, "seq": ` + seq + `}` }
+func errorOf(seq string) string          { return `{"error": {"seq": ` + seq + `}}` }
+
+const (
+	emptyResult       = `{"result": []}`
+	anyNotImplemented = `{"not_implemented": true}`
+	helloReply        = `{"hello": true}`
+)
+
+// goOn is the line that shows the session goes on after a bad one: a call
+// that is answered.
+func goOn(seq string) genLine {
+	return genLine{line: []seg{tx(callWith(seq, discoverAll))}, expect: replyOf(seq, emptyResult)}
+}
+
+func oneLine(s string) []seg { return []seg{tx(s)} }
+
+// protocolTable returns the protocol level: every rule of PROTOCOL.md a
+// port can get wrong, as lines the runner sends and the replies they get.
+func protocolTable() []genProtocol {
+	var cs []genProtocol
+	add := func(id, title, spec string, fresh bool, lines ...genLine) {
+		cs = append(cs, genProtocol{"protocol." + id, title, spec, fresh, lines})
+	}
+	bad := func(s, expect string) genLine { return genLine{line: oneLine(s), expect: expect} }
+
+	// Rule 1: empty lines and lines of white space.
+	for _, b := range []struct{ name, line, end, what string }{
+		{"empty", "", "\n", "An empty line"},
+		{"space", " ", "\n", "A line of one space"},
+		{"tab", "\t", "\n", "A line of one tab"},
+		{"cr", "", "\r\n", "A line of only a CR before its LF"},
+		{"mixed", " \t \t", "\r\n", "A line of spaces, tabs and a CR"},
+	} {
+		add("blank."+b.name, b.what+" gets an error line with seq null, and the session goes on", citeEvery, false,
+			genLine{line: []seg{tx(b.line)}, end: b.end, expect: errorOf("null")}, goOn("1"))
+	}
+
+	// Seq: echoed exactly when it is a positive integer literal.
+	for _, s := range []struct{ name, seq, what string }{
+		{"one", "1", "1"},
+		{"max-safe-plus-one", "9007199254740993", "2^53 + 1, which a float64 turns into 2^53"},
+		{"forty-digits", "1234567890123456789012345678901234567890", "a 40-digit seq"},
+		{"not-increasing", "3", "a seq lower than the one before (the runner's seq is not reset, but a port must not expect it to grow)"},
+	} {
+		add("seq."+s.name, fmt.Sprintf("A call with seq %s gets a reply echoing it exactly", s.what), citeCalls, false,
+			goOn(s.seq))
+	}
+	for _, s := range []struct{ name, seq, what string }{
+		{"zero", "0", "0"}, {"negative", "-1", "-1"}, {"negative-zero", "-0", "-0"},
+		{"fraction", "1.5", "1.5"}, {"integral-fraction", "12.0", "12.0"}, {"exponent", "1e2", "1e2"},
+		{"string", `"12"`, `the string "12"`}, {"null", "null", "null"}, {"true", "true", "true"},
+		{"array", "[12]", "[12]"},
+	} {
+		add("seq.not-positive-integer."+s.name, fmt.Sprintf("A call whose seq is %s gets an error line with seq null", s.what), citeEvery, false,
+			bad(callWith(s.seq, discoverAll), errorOf("null")), goOn("2"))
+	}
+	add("seq.missing", "A call without a seq gets an error line with seq null", citeEvery, false,
+		bad(`{"type":"call","call":`+discoverAll+`}`, errorOf("null")), goOn("2"))
+	add("seq.after-call", `A call whose seq comes after its "call" member is read like any object: the reply echoes the seq`, citeEvery, false,
+		bad(`{"call":`+discoverAll+`,"seq":7,"type":"call"}`, replyOf("7", emptyResult)))
+	add("other-members", "Other members of a message are ignored", citeEvery, false,
+		bad(`{"type":"call","seq":8,"call":`+discoverAll+`,"trace":{"id":"x"}}`, replyOf("8", emptyResult)))
+
+	// Handshake.
+	add("hello.first", "The hello is answered with the hello reply, a call after it with its reply, and at the end of input the port exits with status 0", citeHandshake+"; "+citeTransport, true,
+		bad(helloLine, helloReply), goOn("1"))
+	add("hello.call-before", "A call before the hello gets an error line with its seq; the hello after it is answered, and so is the next call", citeEvery, true,
+		bad(callWith("5", discoverAll), errorOf("5")), bad(helloLine, helloReply), goOn("6"))
+	add("hello.second", "A second hello gets an error line (seq null: a hello has no seq), and the session goes on", citeEvery, false,
+		bad(helloLine, errorOf("null")), goOn("3"))
+	add("hello.second-with-seq", "A second hello carrying a seq gets an error line with that seq", citeEvery, false,
+		bad(`{"type":"hello","protocol":"catalogkit-conformance/1","seq":4}`, errorOf("4")), goOn("5"))
+
+	// Messages that are not calls.
+	for _, m := range []struct{ name, msg, what string }{
+		{"array", `[1,2]`, "an array"}, {"string", `"call"`, "a string"}, {"number", `7`, "a number"},
+		{"null", `null`, "null"}, {"true", `true`, "true"},
+	} {
+		add("message.not-object."+m.name, fmt.Sprintf("A message that is %s gets an error line with seq null", m.what), citeEvery, false,
+			bad(m.msg, errorOf("null")), goOn("2"))
+	}
+	for _, m := range []struct{ name, msg, what string }{
+		{"unknown", `{"type":"bye","seq":13}`, `an unknown type "bye"`},
+		{"reply", `{"type":"reply","seq":13,"outcome":{"result":[]}}`, `the type "reply", which only a port sends`},
+		{"not-string", `{"type":7,"seq":13}`, "a type that is not a string"},
+		{"missing", `{"seq":13}`, "no type"},
+	} {
+		add("type."+m.name, fmt.Sprintf("A message with %s gets an error line with its readable seq", m.what), citeEvery, false,
+			bad(m.msg, errorOf("13")), goOn("14"))
+	}
+
+	// Calls that are not calls.
+	for _, c := range []struct{ name, call, what string }{
+		{"array", `[]`, "an array"}, {"string", `"discover"`, "a string"}, {"null", `null`, "null"},
+		{"no-op", `{"catalog":[],"family":"all"}`, "an object with no op"},
+		{"op-number", `{"op":7}`, "an object whose op is a number"},
+		{"op-null", `{"op":null}`, "an object whose op is null"},
+	} {
+		add("call.not-a-call."+c.name, fmt.Sprintf("A call whose call is %s gets an error line with its seq", c.what), citeEvery, false,
+			bad(callWith("21", c.call), errorOf("21")), goOn("22"))
+	}
+	add("call.missing", `A call message with no "call" member gets an error line with its seq`, citeEvery, false,
+		bad(`{"type":"call","seq":21}`, errorOf("21")), goOn("22"))
+	add("call.unknown-op", "An op the port does not know is not implemented (a SKIP), so that a newer runner can add operations", citeEvery, false,
+		bad(callWith("23", `{"op":"frobnicate","catalog":[]}`), replyOf("23", anyNotImplemented)), goOn("24"))
+
+	// mutate_and_repeat.
+	add("mutate-and-repeat.nested", "A mutate_and_repeat inside a mutate_and_repeat gets an error line", citeEvery, false,
+		bad(callWith("31", `{"op":"mutate_and_repeat","call":{"op":"mutate_and_repeat","call":`+discoverAll+`}}`), errorOf("31")), goOn("32"))
+	add("mutate-and-repeat.inner-not-object", "A mutate_and_repeat whose inner call is not an object gets an error line", citeEvery, false,
+		bad(callWith("31", `{"op":"mutate_and_repeat","call":"discover"}`), errorOf("31")), goOn("32"))
+	add("mutate-and-repeat.inner-missing", "A mutate_and_repeat with no inner call gets an error line", citeEvery, false,
+		bad(callWith("31", `{"op":"mutate_and_repeat"}`), errorOf("31")), goOn("32"))
+	add("mutate-and-repeat.inner-no-op", "A mutate_and_repeat whose inner call has no string op gets an error line", citeEvery, false,
+		bad(callWith("31", `{"op":"mutate_and_repeat","call":{"op":null}}`), errorOf("31")), goOn("32"))
+	add("mutate-and-repeat.inner-unknown-op", "A mutate_and_repeat of an op the port does not know is not implemented", citeEvery, false,
+		bad(callWith("31", `{"op":"mutate_and_repeat","call":{"op":"frobnicate"}}`), replyOf("31", anyNotImplemented)), goOn("32"))
+	add("mutate-and-repeat.discover-with-arguments", `A mutate_and_repeat of a discover that carries an "arguments" member echoes "arguments": null: discover has no arguments`, citeMutate, false,
+		bad(callWith("33", `{"op":"mutate_and_repeat","call":{"op":"discover","catalog":[],"family":"all","arguments":{"tab_id":1}}}`),
+			replyOf("33", `{"result": {"first": [], "second": [], "catalog": [], "arguments": null}}`)))
+
+	// Line endings and the last line.
+	add("crlf", `A call line ended by "\r\n" is answered: the CR is white space`, citeTransport, false,
+		genLine{line: oneLine(callWith("41", discoverAll)), end: "\r\n", expect: replyOf("41", emptyResult)})
+	add("last-line.no-newline", "A last line with no newline is a line: it is answered, then the port exits with status 0", citeTransport, true,
+		bad(helloLine, helloReply), genLine{line: oneLine(callWith("2", discoverAll)), end: "none", expect: replyOf("2", emptyResult)})
+	add("last-line.no-newline-refused", "A last line with no newline that the text layer refuses gets its refusal, then the port exits with status 0", citeTransport+"; "+citeEvery, true,
+		bad(helloLine, helloReply), genLine{line: oneLine(`{"type":"call","seq":2,"call":` + discoverAll), end: "none", expect: replyOf("2", `{"error": "INVALID_JSON"}`)})
+
+	// Rule 2: refused lines, whose seq is read only from the runner's
+	// prefix.
+	add("refused.seq-readable", `A refused line that starts {"type":"call","seq":N, gets a reply with INVALID_JSON and seq N`, citeEvery, false,
+		bad(callWith("51", discoverAll)+" x", replyOf("51", `{"error": "INVALID_JSON"}`)), goOn("52"))
+	add("refused.seq-readable-big", "A refused line's seq is read and echoed exactly, whatever its size", citeEvery, false,
+		bad(callWith("90071992547409931", `{"op":"discover","catalog":[],"family":"all","family":"x"}`), replyOf("90071992547409931", `{"error": "INVALID_JSON"}`)))
+	for _, r := range []struct{ name, line, what string }{
+		{"other-order", `{"seq":53,"type":"call","call":{},"call":{}}`, "whose members come in another order"},
+		{"leading-space", ` {"type":"call","seq":53,"call":{},"call":{}}`, "that starts with a space"},
+		{"seq-zero", `{"type":"call","seq":0,"call":{},"call":{}}`, "whose seq is 0"},
+		{"seq-leading-zero", `{"type":"call","seq":053,"call":{}}`, "whose seq has a leading zero"},
+		{"spaced", `{"type": "call", "seq": 53, "call": {}, "call": {}}`, "written with spaces"},
+		{"bom", "\ufeff" + `{"type":"call","seq":53,"call":{}}`, "after a byte order mark"},
+	} {
+		add("refused.seq-unreadable."+r.name, fmt.Sprintf("A refused line %s does not start with the runner's prefix: an error line with seq null", r.what), citeEvery, false,
+			bad(r.line, errorOf("null")), goOn("54"))
+	}
+	add("refused.before-hello", "A refused line before the hello is refused as any line (the text layer decides first), and the hello still works", citeEvery, true,
+		bad(`{"type":"call","seq":5,"call":{},"call":{}}`, replyOf("5", `{"error": "INVALID_JSON"}`)), bad(helloLine, helloReply), goOn("6"))
+
+	// The line limit: 32 MiB, counted without the "\n" and with a "\r".
+	limitLine := func(seq string, size int) []seg {
+		head := `{"type":"call","seq":` + seq + `,"call":{"op":"discover","catalog":[],"family":"`
+		tail := `"}}`
+		n := size - len(head) - len(tail)
+		block := strings.Repeat("a", 1024)
+		return []seg{tx(head), rep(block, n/1024), tx(strings.Repeat("a", n%1024) + tail)}
+	}
+	max := catalog.MaxInputBytes
+	invalidLabel := `{"error": "INVALID_LABEL"}`
+	add("line-limit.at", fmt.Sprintf("A line of exactly %d bytes (32 MiB) is read: the call gets its contract answer", max), citeTransport, false,
+		genLine{line: limitLine("61", max), expect: replyOf("61", invalidLabel)}, goOn("62"))
+	add("line-limit.over", fmt.Sprintf("A line of %d bytes, one over the limit, is refused with its seq, and the session goes on", max+1), citeTransport+"; "+citeEvery, false,
+		genLine{line: limitLine("63", max+1), expect: replyOf("63", `{"error": "INVALID_JSON"}`)}, goOn("64"))
+	add("line-limit.at-with-cr", fmt.Sprintf(`A line of %d bytes and a "\r" before its "\n" is at the limit (the CR counts, the LF does not): read`, max-1), citeTransport, false,
+		genLine{line: limitLine("65", max-1), end: "\r\n", expect: replyOf("65", invalidLabel)}, goOn("66"))
+	add("line-limit.over-with-cr", fmt.Sprintf(`A line of %d bytes and a "\r" before its "\n" is one over the limit: refused`, max), citeTransport+"; "+citeEvery, false,
+		genLine{line: limitLine("67", max), end: "\r\n", expect: replyOf("67", `{"error": "INVALID_JSON"}`)}, goOn("68"))
+	return cs
+}
+
+// encodeProtocolCase writes a generated protocol case file.
+func encodeProtocolCase(c genProtocol) []byte {
+	var b bytes.Buffer
+	session := "shared"
+	if c.fresh {
+		session = "fresh"
+	}
+	fmt.Fprintf(&b, "{\n  \"id\": %s,\n  \"title\": %s,\n  \"spec\": %s,\n  \"session\": %q,\n  \"lines\": [\n", jsonString(c.id), jsonString(c.title), jsonString(c.spec), session)
+	for i, l := range c.lines {
+		b.WriteString("    {\n      \"line\": [\n")
+		writePieces(&b, l.line, "        ")
+		b.WriteString("      ],\n")
+		if l.end != "\n" {
+			fmt.Fprintf(&b, "      \"end\": %s,\n", jsonString(l.end))
+		}
+		fmt.Fprintf(&b, "      \"expect\": %s\n    }", l.expect)
+		if i < len(c.lines)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("  ]\n}\n")
+	return b.Bytes()
+}
+
+// TestProtocolCasesUpToDate checks that protocol/*.json are exactly the
+// files protocolTable generates, and that each loads.
+func TestProtocolCasesUpToDate(t *testing.T) {
+	files := map[string][]byte{}
+	for _, c := range protocolTable() {
+		for i := range c.lines {
+			switch c.lines[i].end {
+			case "":
+				c.lines[i].end = "\n"
+			case "none":
+				c.lines[i].end = ""
+			}
+		}
+		name := c.id + ".json"
+		if _, dup := files[name]; dup {
+			t.Errorf("the table has two cases %s", c.id)
+		}
+		data := encodeProtocolCase(c)
+		if _, err := parseProtocolCase(data); err != nil {
+			t.Errorf("%s: the generated file does not load: %v\n%s", c.id, err, data)
+		}
+		files[name] = data
+	}
+	checkGenerated(t, "protocol", files)
+}

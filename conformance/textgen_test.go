@@ -1,0 +1,705 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// updateCases makes TestTextCasesUpToDate (and TestProtocolCasesUpToDate)
+// rewrite the case files from their tables instead of comparing them.
+var updateCases = flag.Bool("update-cases", false, "rewrite text/*.json and protocol/*.json from the tables in textgen_test.go and protocolgen_test.go")
+
+// A seg is one piece of a generated line: text (written to the case file
+// as string pieces, with invisible and non-UTF-8 bytes as hex pieces), the
+// seq, or a string repeated.
+type seg struct {
+	text   string
+	seq    bool
+	repeat string
+	times  int
+}
+
+func tx(s string) seg { return seg{text: s} }
+
+var seqSeg = seg{seq: true}
+
+func rep(s string, n int) seg { return seg{repeat: s, times: n} }
+
+// A genCase is one row of a generated case table.
+type genCase struct {
+	id, title, spec string
+	line            []seg
+	expect          string // JSON text
+}
+
+// The catalog of the text level: page.read, with a string field format
+// (at most 16 code points) and a required integer field tab_id.
+const (
+	textCatalog = `[{"name":"page.read","family":"reading","effect":"read","enabled":true,"fields":{"format":{"type":"string","required":false,"max_length":16},"tab_id":{"type":"integer","required":true,"max_length":20}}}]`
+	callHead    = `{"type":"call","seq":`
+)
+
+// catalogWith returns the text level's catalog with one of its parts
+// replaced: `"family":"reading"` by `"family":X`, for example.
+func catalogWith(old, new string) string {
+	if !strings.Contains(textCatalog, old) {
+		panic("no " + old + " in the catalog")
+	}
+	return strings.Replace(textCatalog, old, new, 1)
+}
+
+// validateLine is a validate_arguments call of page.read with the catalog
+// and arguments given as segments.
+func validateLine(catalog []seg, args []seg) []seg {
+	line := []seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`)}
+	line = append(line, catalog...)
+	line = append(line, tx(`,"name":"page.read","arguments":`))
+	line = append(line, args...)
+	return append(line, tx("}}"))
+}
+
+// argsLine sends args with the text level's catalog; catLine sends the
+// catalog cat with the arguments {"tab_id":1}.
+func argsLine(args ...seg) []seg { return validateLine([]seg{tx(textCatalog)}, args) }
+func catLine(cat string) []seg   { return validateLine([]seg{tx(cat)}, []seg{tx(`{"tab_id":1}`)}) }
+
+const refused = `{"error": "INVALID_JSON"}`
+
+func code(c string) string { return fmt.Sprintf(`{"error": %q}`, c) }
+
+// validated is the result of validate_arguments of page.read with args.
+func validated(args string) string {
+	return `{"result": {"name": "page.read", "arguments": ` + args + `, "shape_valid": true, "authorized": false, "executed": false}}`
+}
+
+// hexName names a byte sequence in an id: "0c", "e2-80-a8".
+func hexName(s string) string {
+	var parts []string
+	for i := 0; i < len(s); i++ {
+		parts = append(parts, fmt.Sprintf("%02x", s[i]))
+	}
+	return strings.Join(parts, "-")
+}
+
+// Citations of the text level's cases.
+const (
+	citeUTF8     = "SPEC.md §2 J1 (UTF-8)"
+	citeBOM      = "SPEC.md §2 J2 (byte order mark)"
+	citeGrammar  = "SPEC.md §2 J3 (grammar)"
+	citeNumber   = "SPEC.md §2 J3 (number grammar)"
+	citeString   = "SPEC.md §2 J3 (string grammar)"
+	citeSpace    = "SPEC.md §2 J3 (white space)"
+	citeLiteral  = "SPEC.md §2 J3 (literals)"
+	citeEscape   = "SPEC.md §2 J3, J4 (escapes)"
+	citeSurr     = "SPEC.md §2 J4 (surrogates)"
+	citeDup      = "SPEC.md §2 J5 (duplicate keys)"
+	citeDepth    = "SPEC.md §2 J9 (depth)"
+	citeArgValue = "; §7 V5 (values)"
+	citeArgKeys  = "; §7 V4 (keys)"
+	citeCatSpec  = "; §5 C7 (max_length)"
+	citeCatLabel = "; §5 C3 (labels)"
+	citeCatMeta  = "; §5 C5 (enabled)"
+)
+
+// textTable returns the text level: every production of RFC 8259's grammar
+// that a port can get wrong, at the two places a port reads JSON text in a
+// call (the catalog and the arguments), and the rules J1-J9 of SPEC.md §2.
+func textTable() []genCase {
+	var cs []genCase
+	add := func(id, title, spec string, line []seg, expect string) {
+		cs = append(cs, genCase{"text." + id, title, spec, line, expect})
+	}
+
+	// Numbers: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+	nearMisses := []struct{ name, lit, why string }{
+		{"leading-zero", "01", "a leading zero"},
+		{"leading-zeros", "00", "two zeros"},
+		{"negative-leading-zero", "-01", "a leading zero after the minus"},
+		{"leading-zero-fraction", "01.5", "a leading zero before a fraction"},
+		{"plus", "+1", "a leading plus"},
+		{"leading-dot", ".5", "no digit before the dot"},
+		{"negative-leading-dot", "-.5", "no digit between the minus and the dot"},
+		{"trailing-dot", "1.", "no digit after the dot"},
+		{"dot-exponent", "1.e1", "no digit between the dot and the exponent"},
+		{"lone-dot", ".", "a dot alone"},
+		{"exponent-no-digits", "1e", "an exponent without digits"},
+		{"exponent-sign-no-digits", "1E+", "an exponent with a sign and no digits"},
+		{"exponent-minus-no-digits", "1e-", "an exponent with a minus and no digits"},
+		{"exponent-only", "e1", "an exponent without a mantissa"},
+		{"exponent-fraction", "1e1.5", "a fraction in the exponent"},
+		{"double-exponent", "1e1e1", "two exponents"},
+		{"two-dots", "1.5.3", "two dots"},
+		{"lone-minus", "-", "a minus alone"},
+		{"double-minus", "--1", "two minus signs"},
+		{"minus-plus", "-+1", "a minus then a plus"},
+		{"minus-space", "- 1", "white space after the minus"},
+		{"hex", "0x1F", "hexadecimal"},
+		{"infinity", "Infinity", "Infinity"},
+		{"negative-infinity", "-Infinity", "-Infinity"},
+		{"nan", "NaN", "NaN"},
+		{"underscore", "1_000", "a digit separator"},
+		{"fullwidth-digit", "\uff11", "a full-width digit"},
+	}
+	for _, n := range nearMisses {
+		add("number."+n.name+".arguments", fmt.Sprintf("An argument written %s (%s) is refused", n.lit, n.why), citeNumber,
+			argsLine(tx(`{"tab_id":`+n.lit+`}`)), refused)
+		add("number."+n.name+".catalog", fmt.Sprintf("A max_length written %s (%s) is refused", n.lit, n.why), citeNumber,
+			catLine(catalogWith(`"max_length":16`, `"max_length":`+n.lit)), refused)
+	}
+	digits400 := strings.Repeat("1234567890", 40)
+	valid := []struct {
+		name, lit string
+		integer   bool // an integer literal: tab_id echoes it
+		inRange   bool // an integer from 1 to 20000: a valid max_length
+		what      string
+	}{
+		{"zero", "0", true, false, "0"},
+		{"negative-zero", "-0", true, false, "-0, an integer literal"},
+		{"zero-exponent", "0e0", false, false, "0e0, not an integer literal"},
+		{"upper-exponent-plus", "1E+2", false, false, "1E+2, not an integer literal"},
+		{"exponent", "1e2", false, false, "1e2, not an integer literal"},
+		{"negative-exponent", "1e-2", false, false, "1e-2"},
+		{"negative-zero-fraction", "-0.0", false, false, "-0.0, not an integer literal"},
+		{"fraction", "16.0", false, false, "16.0, an integral value that is not an integer literal"},
+		{"fraction-exponent", "123.456e-789", false, false, "123.456e-789"},
+		{"max-safe-plus-one", "9007199254740993", true, false, "2^53 + 1, exactly"},
+		{"big-negative", "-" + digits400, true, false, "a 400-digit negative integer"},
+		{"huge-exponent-upper", "1E400", false, false, "1E400, beyond every float"},
+		{"tiny-exponent", "-1e-400", false, false, "-1e-400, below every float"},
+		{"max-length-limit", "20000", true, true, "20000, the largest max_length"},
+		{"max-length-over", "20001", true, false, "20001, one over the largest max_length"},
+	}
+	for _, v := range valid {
+		argOut := code("INVALID_ARGUMENT_VALUE")
+		if v.integer {
+			argOut = validated(`{"tab_id": ` + v.lit + `}`)
+		}
+		title := fmt.Sprintf("An argument written %s is read", v.what)
+		if v.integer {
+			title += " and echoed exactly"
+		} else {
+			title += ": a number that is not an integer, INVALID_ARGUMENT_VALUE"
+		}
+		add("number."+v.name+".arguments", title, citeNumber+", J7 (number literals)"+citeArgValue,
+			argsLine(tx(`{"tab_id":`+v.lit+`}`)), argOut)
+		catOut, catTitle := code("INVALID_SPEC"), fmt.Sprintf("A max_length written %s is read, and is not an integer from 1 to 20000: INVALID_SPEC", v.what)
+		if v.inRange {
+			catOut, catTitle = validated(`{"tab_id": 1}`), fmt.Sprintf("A max_length written %s is read and valid", v.what)
+		}
+		add("number."+v.name+".catalog", catTitle, citeNumber+", J7 (number literals)"+citeCatSpec,
+			catLine(catalogWith(`"max_length":16`, `"max_length":`+v.lit)), catOut)
+	}
+	add("number.big-integer", "A 400-digit integer is read and echoed exactly, never through a float", "SPEC.md §2 J7 (number literals); §7 V5 (integers)",
+		argsLine(tx(`{"tab_id":`), tx(digits400), tx(`}`)), validated(`{"tab_id": `+digits400+`}`))
+	add("number.huge-exponent", "1e400, beyond every float, is a number that is not an integer: INVALID_ARGUMENT_VALUE, not a refusal", "SPEC.md §2 J7 (number literals); §7 V5 (integers)",
+		argsLine(tx(`{"tab_id":1e400}`)), code("INVALID_ARGUMENT_VALUE"))
+	add("number.big-integer.catalog", "A 400-digit max_length is read, and is out of range: INVALID_SPEC", citeNumber+", J7 (number literals)"+citeCatSpec,
+		catLine(catalogWith(`"max_length":16`, `"max_length":`+digits400)), code("INVALID_SPEC"))
+
+	// Strings: every raw character below U+0020 (but LF, which ends the
+	// line), in an argument, and some in the catalog.
+	for c := 0; c < 0x20; c++ {
+		if c == '\n' {
+			continue
+		}
+		raw := string(rune(c))
+		add(fmt.Sprintf("string.raw-control.u%04x.arguments", c), fmt.Sprintf("A raw U+%04X inside a string argument is refused: control characters must be escaped", c), citeString,
+			argsLine(tx(`{"tab_id":1,"format":"a`+raw+`b"}`)), refused)
+		if c == 0 || c == '\t' || c == '\r' || c == 0x1f {
+			add(fmt.Sprintf("string.raw-control.u%04x.catalog", c), fmt.Sprintf("A raw U+%04X inside a string of the catalog is refused", c), citeString,
+				catLine(catalogWith(`"family":"reading"`, `"family":"read`+raw+`ing"`)), refused)
+		}
+	}
+	add("string.raw-control.u0009.key", "A raw TAB inside an object key is refused", citeString,
+		argsLine(tx("{\"tab_id\":1,\"for\tmat\":\"a\"}")), refused)
+	for _, v := range []struct{ name, raw, want, what string }{
+		{"raw-del", "a\x7fb", `"a\u007fb"`, "a raw DEL (U+007F), which needs no escape"},
+		{"raw-line-separator", "a\u2028b", `"a\u2028b"`, "a raw U+2028 LINE SEPARATOR, which JSON allows in strings"},
+		{"raw-nbsp", "a\u00a0b", `"a\u00a0b"`, "a raw U+00A0 NO-BREAK SPACE"},
+		{"raw-bom-inside", "a\ufeffb", `"a\ufeffb"`, "a raw U+FEFF inside a string, which J2 allows there"},
+	} {
+		add("string."+v.name+".arguments", fmt.Sprintf("A string argument holding %s is read: 3 code points", v.what), citeString+citeArgValue,
+			argsLine(tx(`{"tab_id":1,"format":"`+v.raw+`"}`)), validated(`{"tab_id": 1, "format": `+v.want+`}`))
+	}
+
+	// Escapes: the eight of RFC 8259, and ones that are not.
+	for _, e := range []struct{ name, esc string }{
+		{"quote", `\"`}, {"backslash", `\\`}, {"slash", `\/`}, {"backspace", `\b`},
+		{"form-feed", `\f`}, {"newline", `\n`}, {"carriage-return", `\r`}, {"tab", `\t`},
+	} {
+		add("escape."+e.name+".arguments", fmt.Sprintf("The escape %s in a string argument is read as one character", e.esc), citeEscape+citeArgValue,
+			argsLine(tx(`{"tab_id":1,"format":"a`+e.esc+`b"}`)), validated(`{"tab_id": 1, "format": "a`+e.esc+`b"}`))
+	}
+	add("escape.tab.catalog", `A family "read\tina" holds a TAB once decoded: read, then not a label (INVALID_LABEL)`, citeEscape+citeCatLabel,
+		catLine(catalogWith(`"family":"reading"`, `"family":"read\ting"`)), code("INVALID_LABEL"))
+	invalidEscapes := []struct{ name, esc, what string }{
+		{"x", `\x41`, `\x, which JSON does not have`},
+		{"single-quote", `\'`, `\', which JSON does not have`},
+		{"upper-u", `\U0041`, `\U: only a lower-case u escapes`},
+		{"a", `\a`, `\a`},
+		{"zero", `\0`, `\0`},
+		{"v", `\v`, `\v, which JSON does not have`},
+		{"e", `\e`, `\e`},
+		{"space", `\ `, "a backslash before a space"},
+		{"tab", "\\\t", "a backslash before a raw TAB"},
+		{"non-ascii", `\é`, "a backslash before é"},
+		{"u-short", `\u12`, `\u with two hex digits`},
+		{"u-three", `\u123`, `\u with three hex digits`},
+		{"u-none", `\u`, `\u with no hex digit`},
+		{"u-bad-digit", `\u12G4`, `\u with a G among its digits`},
+		{"u-space", `\u 123`, `\u with a space among its digits`},
+		{"u-plus", `\u+123`, `\u with a plus sign`},
+		{"u-underscore", `\u1_23`, `\u with an underscore among its digits`},
+		{"u-0x", `\u0x41`, `\u written 0x41`},
+	}
+	for _, e := range invalidEscapes {
+		add("escape.invalid-"+e.name+".arguments", fmt.Sprintf("A string argument with %s is refused", e.what), citeEscape,
+			argsLine(tx(`{"tab_id":1,"format":"a`+e.esc+`z"}`)), refused)
+		switch e.name {
+		case "x", "single-quote", "upper-u", "u-short", "u-bad-digit":
+			add("escape.invalid-"+e.name+".catalog", fmt.Sprintf("A string of the catalog with %s is refused", e.what), citeEscape,
+				catLine(catalogWith(`"family":"reading"`, `"family":"read`+e.esc+`ing"`)), refused)
+		}
+	}
+	add("escape.invalid-x.key", `An object key with \x is refused`, citeEscape,
+		argsLine(tx(`{"tab_id":1,"form\x61t":"a"}`)), refused)
+	add("escape.backslash-at-end.arguments", `A string argument whose last character is a backslash (the quote is escaped, the string never ends) is refused`, citeEscape,
+		argsLine(tx(`{"tab_id":1,"format":"a\"}`)), refused)
+	// Hex digits of either case.
+	for _, h := range []struct{ name, esc, want, what string }{
+		{"lower-hex", `\u00e9`, `"\u00e9"`, "lower-case hex digits"},
+		{"upper-hex", `\u00E9`, `"\u00e9"`, "upper-case hex digits"},
+		{"mixed-hex", `\u00eA`, `"\u00ea"`, "hex digits of both cases"},
+	} {
+		add("escape."+h.name+".arguments", fmt.Sprintf(`A \u escape with %s (%s) is read`, h.what, h.esc), citeEscape+citeArgValue,
+			argsLine(tx(`{"tab_id":1,"format":"`+h.esc+`"}`)), validated(`{"tab_id": 1, "format": `+h.want+`}`))
+	}
+	add("escape.upper-hex.catalog", `A tool name written "page\u002Eread" (upper-case hex) is page.read`, citeEscape+"; §7 V3 (names)",
+		catLine(catalogWith(`"name":"page.read"`, `"name":"page\u002Eread"`)), validated(`{"tab_id": 1}`))
+	add("escape.lower-hex.catalog", `A tool name written "page\u002eread" (lower-case hex) is page.read`, citeEscape+"; §7 V3 (names)",
+		catLine(catalogWith(`"name":"page.read"`, `"name":"page\u002eread"`)), validated(`{"tab_id": 1}`))
+
+	// Surrogate escapes.
+	for _, p := range []struct{ name, esc, want, what string }{
+		{"pair", `\ud83d\ude00`, `"\ud83d\ude00"`, "a surrogate pair, one code point"},
+		{"pair-upper", `\uD83D\uDE00`, `"\ud83d\ude00"`, "a surrogate pair in upper-case hex"},
+		{"pair-first", `\ud800\udc00`, `"\ud800\udc00"`, "the first pair, U+10000"},
+		{"pair-last", `\udbff\udfff`, `"\udbff\udfff"`, "the last pair, U+10FFFF"},
+		{"pair-then-escape", `\ud83d\ude00\n`, `"\ud83d\ude00\n"`, "a pair followed by another escape"},
+	} {
+		add("surrogate."+p.name+".arguments", fmt.Sprintf("A string argument holding %s (%s) is read", p.what, p.esc), citeSurr+citeArgValue,
+			argsLine(tx(`{"tab_id":1,"format":"`+p.esc+`"}`)), validated(`{"tab_id": 1, "format": `+p.want+`}`))
+	}
+	add("surrogate.pair-sixteen.arguments", "Sixteen surrogate pairs are 16 code points, not 32 UTF-16 units: they fit a max_length of 16", citeSurr+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":"`+strings.Repeat(`\ud83d\ude00`, 16)+`"}`)), validated(`{"tab_id": 1, "format": "`+strings.Repeat(`\ud83d\ude00`, 16)+`"}`))
+	add("surrogate.lone-high", "A lone high surrogate escape in a string is refused, not counted as one code point", "SPEC.md §2 J4 (lone surrogates)",
+		argsLine(tx(`{"tab_id":1,"format":"\ud83d"}`)), refused)
+	add("surrogate.lone-low", "A lone low surrogate escape in a string is refused", "SPEC.md §2 J4 (lone surrogates)",
+		argsLine(tx(`{"tab_id":1,"format":"a\ude00b"}`)), refused)
+	lone := []struct{ name, esc, what string }{
+		{"reversed", `\ude00\ud83d`, "a low then a high surrogate (a pair in the wrong order)"},
+		{"high-high", `\ud83d\ud83d`, "two high surrogates"},
+		{"low-low", `\ude00\ude00`, "two low surrogates"},
+		{"high-high-low", `\ud83d\ud83d\ude00`, "a high surrogate before a valid pair"},
+		{"low-at-end", `\ude00`, "a low surrogate alone at the end of the string"},
+		{"low-before-escape", `\ude00\n`, "a low surrogate alone before another escape"},
+		{"high-at-end", `a\ud83d`, "a high surrogate at the end of the string"},
+		{"high-before-escape", `\ud83d\n`, "a high surrogate before another escape"},
+		{"high-before-bmp-escape", `\ud83d\u0041`, "a high surrogate before a \\u escape that is not a low surrogate"},
+		{"high-before-escaped-backslash", `\ud83d\\ude00`, "a high surrogate before an escaped backslash"},
+		{"high-before-raw-low", `\ud83d` + "\xed\xb8\x80", "a high surrogate before a low surrogate written in (invalid) UTF-8"},
+	}
+	for _, l := range lone {
+		add("surrogate."+l.name+".arguments", fmt.Sprintf("A string argument with %s is refused", l.what), citeSurr,
+			argsLine(tx(`{"tab_id":1,"format":"`+l.esc+`"}`)), refused)
+		switch l.name {
+		case "reversed", "high-high", "low-at-end", "high-at-end":
+			add("surrogate."+l.name+".catalog", fmt.Sprintf("A string of the catalog with %s is refused", l.what), citeSurr,
+				catLine(catalogWith(`"family":"reading"`, `"family":"`+l.esc+`"`)), refused)
+		}
+	}
+	add("surrogate.pair.catalog", `A family holding a surrogate pair is read, and is not a label: INVALID_LABEL`, citeSurr+citeCatLabel,
+		catLine(catalogWith(`"family":"reading"`, `"family":"\ud83d\ude00"`)), code("INVALID_LABEL"))
+	add("surrogate.pair.key", `An argument key holding a surrogate pair is read, and is not a field: INVALID_ARGUMENT_KEYS`, citeSurr+citeArgKeys,
+		argsLine(tx(`{"tab_id":1,"\ud83d\ude00":1}`)), code("INVALID_ARGUMENT_KEYS"))
+	add("surrogate.lone.key", `An argument key holding a lone surrogate escape is refused`, citeSurr,
+		argsLine(tx(`{"tab_id":1,"\ud83d":1}`)), refused)
+	add("surrogate.reversed.key", `A field name in the catalog holding a reversed pair is refused`, citeSurr,
+		catLine(catalogWith(`"format":{`, `"\ude00\ud83d":{`)), refused)
+
+	// Keys: unescaped before they are compared.
+	add("duplicate-key.arguments", `A duplicate argument key ("tab_id": "one", then 1) is refused`, citeDup,
+		argsLine(tx(`{"tab_id":"one","tab_id":1}`)), refused)
+	add("duplicate-key.call", `A duplicate key in the call (a second "catalog") is refused`, citeDup,
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":[],"catalog":`), tx(textCatalog), tx(`,"name":"page.read","arguments":{"tab_id":1}}}`)}, refused)
+	add("duplicate-key.field-spec", `A duplicate key in a field spec ("max_length": 4, then 16) is refused`, citeDup,
+		validateLine([]seg{tx(catalogWith(`"max_length":16`, `"max_length":4,"max_length":16`))}, []seg{tx(`{"tab_id":1,"format":"markdown"}`)}), refused)
+	add("duplicate-key.message", `A duplicate key at the top of the message (a second "call") is refused, not read as the first or the last`, citeDup,
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":`), tx(textCatalog), tx(`,"family":"nosuch"}`), tx(`,"call":{"op":"discover","catalog":`), tx(textCatalog), tx(`,"family":"reading"}}`)}, refused)
+	add("duplicate-key.tool", `A duplicate key in a tool definition ("enabled": false, then "enabled": true) is refused: it must not smuggle a value past a reviewer`, citeDup,
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":`), tx(catalogWith(`"enabled":true,"fields":{"format":{"type":"string","required":false,"max_length":16},"tab_id":{"type":"integer","required":true,"max_length":20}}`, `"enabled":false,"fields":{"format":{"type":"string","required":false,"max_length":16},"tab_id":{"type":"integer","required":true,"max_length":20}},"enabled":true`)), tx(`,"family":"reading"}}`)}, refused)
+	for _, d := range []struct{ name, args, what string }{
+		{"escaped.arguments", `{"tab_id":1,"format":"a","form\u0061t":"b"}`, `"format" and "form\u0061t"`},
+		{"escaped-upper.arguments", `{"tab_id":1,"format":"a","\u0066ORMAT":"b","\u0066ormat":"c"}`, `"format" and "\u0066ormat"`},
+		{"escaped-both.arguments", `{"t\u0061b_id":1,"\u0074ab_id":2}`, `"t\u0061b_id" and "\u0074ab_id"`},
+		{"pair-and-raw.arguments", `{"tab_id":1,"\ud83d\ude00":1,"😀":2}`, `"\ud83d\ude00" and a raw 😀`},
+		{"escaped-slash.arguments", `{"tab_id":1,"a/b":1,"a\/b":2}`, `"a/b" and "a\/b"`},
+		{"large-object.arguments", `{"k1":1,"k2":1,"k3":1,"k4":1,"k5":1,"k6":1,"k7":1,"k8":1,"k9":1,"tab_id":1,"k\u0035":2}`, `"k5" and "k\u0035" in an object of 11 members`},
+	} {
+		add("duplicate-key."+d.name, fmt.Sprintf("Keys %s are the same key once unescaped: refused", d.what), citeDup,
+			argsLine(tx(d.args)), refused)
+	}
+	add("duplicate-key.escaped.catalog", `Field names "format" and "form\u0061t" are the same key once unescaped: refused`, citeDup,
+		catLine(catalogWith(`,"tab_id":{`, `,"form\u0061t":{"type":"string","required":false,"max_length":16},"tab_id":{`)), refused)
+	add("duplicate-key.escaped-tool.catalog", `Tool keys "enabled" and "en\u0061bled" are the same key once unescaped: refused`, citeDup,
+		catLine(catalogWith(`"enabled":true`, `"enabled":true,"en\u0061bled":false`)), refused)
+	for _, d := range []struct{ name, args, what string }{
+		{"case.arguments", `{"tab_id":1,"format":"a","Format":"b"}`, `"format" and "Format"`},
+		{"trailing-space.arguments", `{"tab_id":1,"format":"a","format ":"b"}`, `"format" and "format "`},
+		{"large-object.arguments", `{"k1":1,"k2":1,"k3":1,"k4":1,"k5":1,"k6":1,"k7":1,"k8":1,"k9":1,"tab_id":1,"k10":2}`, `"k1" to "k10" in an object of 11 members`},
+	} {
+		add("distinct-key."+d.name, fmt.Sprintf("Keys %s are different keys: read (the unknown one is INVALID_ARGUMENT_KEYS)", d.what), citeDup+citeArgKeys,
+			argsLine(tx(d.args)), code("INVALID_ARGUMENT_KEYS"))
+	}
+	add("key.escaped.arguments", `An argument key written "form\u0061t" is the field format`, citeEscape+citeArgKeys,
+		argsLine(tx(`{"tab_id":1,"form\u0061t":"x"}`)), validated(`{"tab_id": 1, "format": "x"}`))
+	add("key.escaped.catalog", `A field name written "t\u0061b_id" is the field tab_id`, citeEscape+"; §5 C7 (field names)",
+		catLine(catalogWith(`"tab_id":{`, `"t\u0061b_id":{`)), validated(`{"tab_id": 1}`))
+
+	// White space: space, tab and CR are allowed between every token (LF
+	// ends a line of the protocol); no other character is.
+	for _, w := range []struct{ name, ws string }{{"space", " "}, {"tab", "\t"}, {"cr", "\r"}} {
+		s := w.ws
+		add("space."+w.name+".arguments", fmt.Sprintf("A %s between every token of the arguments is white space", strings.ToUpper(w.name)), citeSpace+citeArgValue,
+			argsLine(tx(s+`{`+s+`"tab_id"`+s+`:`+s+`1`+s+`,`+s+`"format"`+s+`:`+s+`[`+s+`]`+s+`}`+s)), code("INVALID_ARGUMENT_VALUE"))
+		add("space."+w.name+".catalog", fmt.Sprintf("A %s between every token of the catalog is white space", strings.ToUpper(w.name)), citeSpace,
+			catLine(s+`[`+s+`{`+s+`"name"`+s+`:`+s+`"page.read"`+s+`,`+s+`"family":"reading","effect":"read","enabled"`+s+`:`+s+`true`+s+`,"fields":{"format":{"type":"string","required":false,"max_length"`+s+`:`+s+`16`+s+`},"tab_id":{"type":"integer","required":true,"max_length":20}}`+s+`}`+s+`]`+s), validated(`{"tab_id": 1}`))
+		add("space."+w.name+".message", fmt.Sprintf("A %s before and after the message is white space", strings.ToUpper(w.name)), citeSpace,
+			append(append([]seg{tx(s)}, argsLine(tx(`{"tab_id":1}`))...), tx(s)), validated(`{"tab_id": 1}`))
+	}
+	for _, w := range []struct{ name, ws string }{
+		{"form-feed", "\f"}, {"vertical-tab", "\v"}, {"nul", "\x00"}, {"nbsp", "\u00a0"}, {"nel", "\u0085"},
+		{"line-separator", "\u2028"}, {"paragraph-separator", "\u2029"}, {"bom", "\ufeff"}, {"ideographic-space", "\u3000"},
+		{"zero-width-space", "\u200b"},
+	} {
+		what := fmt.Sprintf("U+%04X", []rune(w.ws)[0])
+		spec := citeSpace
+		if w.name == "bom" {
+			spec += ", J2 (U+FEFF outside a string)"
+		}
+		add("space.not-"+w.name+".arguments", fmt.Sprintf("A %s between tokens of the arguments is not white space: refused", what), spec,
+			argsLine(tx(`{"tab_id":`+w.ws+`1}`)), refused)
+		add("space.not-"+w.name+".catalog", fmt.Sprintf("A %s between tokens of the catalog is not white space: refused", what), spec,
+			catLine(catalogWith(`"enabled":true`, `"enabled":`+w.ws+`true`)), refused)
+		if w.name == "form-feed" || w.name == "vertical-tab" || w.name == "nul" || w.name == "bom" {
+			add("space.not-"+w.name+".after-message", fmt.Sprintf("A %s after the message is not white space: refused", what), spec,
+				append(argsLine(tx(`{"tab_id":1}`)), tx(w.ws)), refused)
+		}
+	}
+	add("bom", "A byte order mark (EF BB BF) before the message is refused", citeBOM,
+		append([]seg{tx("\ufeff")}, argsLine(tx(`{"tab_id":1}`))...), refused)
+	add("bom.after-space", "A byte order mark after white space, before the message, is refused", citeBOM,
+		append([]seg{tx(" \ufeff")}, argsLine(tx(`{"tab_id":1}`))...), refused)
+
+	// UTF-8.
+	for _, u := range []struct{ name, pre, bytes, what string }{
+		{"ff", "", "\xff", "The byte FF, never valid in UTF-8, is refused"},
+		{"overlong", "", "\xc0\xaf", `An overlong UTF-8 encoding (C0 AF for "/") is refused, not decoded or replaced`},
+		{"surrogate", "", "\xed\xa0\x80", "A surrogate encoded in UTF-8 (ED A0 80 for U+D800) is refused"},
+		{"truncated", "a", "\xe2\x82", "A truncated UTF-8 sequence (E2 82, the first two bytes of €) is refused"},
+		{"above-max", "", "\xf4\x90\x80\x80", "A code point above U+10FFFF (F4 90 80 80) is refused"},
+		{"continuation", "", "\x80", "A stray continuation byte (80) is refused"},
+		{"overlong-three", "", "\xe0\x80\xaf", "A three-byte overlong encoding (E0 80 AF) is refused"},
+	} {
+		add("utf8."+u.name, u.what, citeUTF8, argsLine(tx(`{"tab_id":1,"format":"`+u.pre+u.bytes+`"}`)), refused)
+	}
+	add("utf8.ff.catalog", "The byte FF in a string of the catalog is refused", citeUTF8,
+		catLine(catalogWith(`"family":"reading"`, "\"family\":\"read\xffing\"")), refused)
+	add("utf8.ff.key", "The byte FF in an object key is refused", citeUTF8,
+		argsLine(tx("{\"tab_id\":1,\"\xff\":1}")), refused)
+	add("utf8.ff.between-tokens", "The byte FF between tokens is refused", citeUTF8,
+		argsLine(tx("{\"tab_id\":\xff1}")), refused)
+
+	// Literals.
+	for _, l := range []string{"tru", "True", "TRUE", "fals", "False", "nul", "NULL", "None", "truee", "nulll", "t", "undefined"} {
+		add("literal."+strings.ToLower(l)+hexCase(l)+".arguments", fmt.Sprintf("An argument written %s is not a JSON literal: refused", l), citeLiteral,
+			argsLine(tx(`{"tab_id":1,"format":`+l+`}`)), refused)
+	}
+	for _, l := range []string{"tru", "True", "nul", "fals", "truex"} {
+		add("literal."+strings.ToLower(l)+hexCase(l)+".catalog", fmt.Sprintf(`An "enabled" written %s is not a JSON literal: refused`, l), citeLiteral,
+			catLine(catalogWith(`"enabled":true`, `"enabled":`+l)), refused)
+	}
+	for _, l := range []string{"true", "false", "null"} {
+		add("literal."+l+".arguments", fmt.Sprintf("An argument %s is read, and does not fit a string field: INVALID_ARGUMENT_VALUE", l), citeLiteral+citeArgValue,
+			argsLine(tx(`{"tab_id":1,"format":`+l+`}`)), code("INVALID_ARGUMENT_VALUE"))
+	}
+	add("literal.false.catalog", `"enabled": false is read: the tool is disabled`, citeLiteral+"; §7 V3 (disabled tools)",
+		catLine(catalogWith(`"enabled":true`, `"enabled":false`)), code("TOOL_NOT_AVAILABLE_IN_FAMILY"))
+	add("literal.null.catalog", `"enabled": null is read, and is not a boolean: INVALID_METADATA`, citeLiteral+citeCatMeta,
+		catLine(catalogWith(`"enabled":true`, `"enabled":null`)), code("INVALID_METADATA"))
+
+	// Structure.
+	for _, s := range []struct{ name, args, what string }{
+		{"trailing-comma-object", `{"tab_id":1,}`, "a trailing comma in an object"},
+		{"trailing-comma-array", `{"tab_id":1,"format":[1,]}`, "a trailing comma in an array"},
+		{"missing-comma-object", `{"tab_id":1 "format":"x"}`, "two members without a comma"},
+		{"missing-comma-array", `{"tab_id":1,"format":[1 2]}`, "two elements without a comma"},
+		{"missing-colon", `{"tab_id" 1}`, "a member without its colon"},
+		{"double-colon", `{"tab_id"::1}`, "two colons"},
+		{"comma-for-colon", `{"tab_id",1}`, "a comma instead of a colon"},
+		{"colon-for-comma", `{"tab_id":1:"format":"x"}`, "a colon instead of a comma"},
+		{"leading-comma-object", `{,"tab_id":1}`, "a comma before the first member"},
+		{"double-comma-object", `{"tab_id":1,,"format":"x"}`, "two commas between members"},
+		{"leading-comma-array", `{"tab_id":1,"format":[,1]}`, "a comma before the first element"},
+		{"double-comma-array", `{"tab_id":1,"format":[1,,2]}`, "two commas between elements"},
+		{"missing-value", `{"tab_id":}`, "a member without a value"},
+		{"single-quoted-key", `{'tab_id':1}`, "a single-quoted key"},
+		{"single-quoted-string", `{"tab_id":1,"format":'x'}`, "a single-quoted string"},
+		{"unquoted-key", `{tab_id:1}`, "an unquoted key"},
+		{"number-key", `{1:1}`, "a number as a key"},
+		{"block-comment", `{"tab_id":1/* c */}`, "a /* */ comment"},
+		{"line-comment", `{"tab_id":1// c` + "\r}", "a // comment"},
+		{"hash-comment", `{"tab_id":1# c` + "\r}", "a # comment"},
+		{"unclosed-object", `{"tab_id":1`, "an object that is never closed"},
+		{"unclosed-array", `{"tab_id":1,"format":[1}`, "an array that is never closed"},
+		{"unclosed-string", `{"tab_id":1,"format":"x}`, "a string that is never closed"},
+		{"mismatched-bracket", `{"tab_id":1]`, "an object closed by ]"},
+		{"extra-close", `{"tab_id":1}}`, "one } too many"},
+	} {
+		add("structure."+s.name+".arguments", fmt.Sprintf("Arguments with %s are refused", s.what), citeGrammar,
+			argsLine(tx(s.args)), refused)
+	}
+	for _, s := range []struct{ name, old, new, what string }{
+		{"trailing-comma-array", `}}}]`, `}}},]`, "a trailing comma after the last tool"},
+		{"trailing-comma-object", `"enabled":true,`, `"enabled":true,,`, "two commas in a tool"},
+		{"trailing-comma-fields", `"max_length":20}}`, `"max_length":20},}`, "a trailing comma in fields"},
+		{"missing-comma", `"effect":"read",`, `"effect":"read" `, "two members of a tool without a comma"},
+		{"missing-colon", `"effect":"read"`, `"effect" "read"`, "a member without its colon"},
+		{"single-quotes", `"effect":"read"`, `'effect':'read'`, "single quotes"},
+		{"comment", `[{"name"`, `[/* tools */{"name"`, "a comment"},
+		{"unclosed-tool", `}}}]`, `}}]`, "a tool that is never closed"},
+		{"unclosed-catalog", `}}}]`, `}}}`, "a catalog array that is never closed"},
+	} {
+		add("structure."+s.name+".catalog", fmt.Sprintf("A catalog with %s is refused", s.what), citeGrammar,
+			catLine(catalogWith(s.old, s.new)), refused)
+	}
+	add("structure.empty-containers.arguments", "Empty containers are read: [] does not fit a string field", citeGrammar+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":[]}`)), code("INVALID_ARGUMENT_VALUE"))
+	add("structure.empty-object.arguments", "An empty object is read: it lacks the required tab_id", citeGrammar+citeArgKeys,
+		argsLine(tx(`{}`)), code("INVALID_ARGUMENT_KEYS"))
+	add("trailing-data", `Data after the message (an extra "}") is refused, not ignored`, "SPEC.md §2 J3 (trailing data)",
+		append(argsLine(tx(`{"tab_id":1}`)), tx("}")), refused)
+	add("trailing-data.second-message", "A second message on the same line is refused", "SPEC.md §2 J3 (trailing data)",
+		append(argsLine(tx(`{"tab_id":1}`)), tx(`{"type":"hello"}`)), refused)
+	add("trailing-data.comma", "A comma after the message is refused", "SPEC.md §2 J3 (trailing data)",
+		append(argsLine(tx(`{"tab_id":1}`)), tx(",")), refused)
+
+	// Depth, counted over the whole line: the message is depth 1, the call
+	// 2, the arguments 3 and the catalog 3 (a field spec at 6).
+	add("depth.at-limit", "Nesting at exactly 64, counted over the whole line with the message object at depth 1, is read: the call gets the contract's answer", citeDepth,
+		argsLine(tx(`{"tab_id":1,"format":`), rep("[", 61), rep("]", 61), tx("}")), code("INVALID_ARGUMENT_VALUE"))
+	add("depth.over-limit", "Nesting at 65, one over the limit, is refused", citeDepth,
+		argsLine(tx(`{"tab_id":1,"format":`), rep("[", 62), rep("]", 62), tx("}")), refused)
+	add("depth.objects-at-limit", `Objects nested to exactly 64 ({"a":{"a":...}}) are read`, citeDepth+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":`), rep(`{"a":`, 60), tx("{}"), rep("}", 60), tx("}")), code("INVALID_ARGUMENT_VALUE"))
+	add("depth.objects-over-limit", "Objects nested to 65 are refused", citeDepth,
+		argsLine(tx(`{"tab_id":1,"format":`), rep(`{"a":`, 61), tx("{}"), rep("}", 61), tx("}")), refused)
+	add("depth.mixed-over-limit", "Arrays and objects nested alternately to 65 are refused: both count", citeDepth,
+		argsLine(tx(`{"tab_id":1,"format":`), rep(`[{"a":`, 31), tx("0"), rep("}]", 31), tx("}")), refused)
+	specAt := strings.Index(textCatalog, `"max_length":16`)
+	add("depth.catalog-at-limit", "A max_length nested to exactly 64 (the field spec is at depth 6) is read, and is not an integer: INVALID_SPEC", citeDepth+citeCatSpec,
+		validateLine([]seg{tx(textCatalog[:specAt] + `"max_length":`), rep("[", 58), rep("]", 58), tx(textCatalog[specAt+len(`"max_length":16`):])}, []seg{tx(`{"tab_id":1}`)}), code("INVALID_SPEC"))
+	add("depth.catalog-over-limit", "A max_length nested to 65 is refused", citeDepth,
+		validateLine([]seg{tx(textCatalog[:specAt] + `"max_length":`), rep("[", 59), rep("]", 59), tx(textCatalog[specAt+len(`"max_length":16`):])}, []seg{tx(`{"tab_id":1}`)}), refused)
+	// The family "all" is a label a catalog may use; discover("all") still
+	// lists every family (SPEC.md §3.1, D5). The two tools share no family
+	// but "all".
+	allCatalog := `[{"name":"a.tool","family":"all","effect":"read","enabled":true,"fields":{}},{"name":"b.tool","family":"reading","effect":"change","enabled":true,"fields":{}}]`
+	desc := func(name, family, effect string) string {
+		return `{"name": "` + name + `", "family": "` + family + `", "effect": "` + effect + `", "inputSchema": {"type": "object", "properties": {}, "required": [], "additionalProperties": false}, "executes": false}`
+	}
+	discoverLine := func(rest string) []seg {
+		return []seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":`), tx(allCatalog), tx(rest + `}}`)}
+	}
+	add("family-all.lists-every-family", `With a tool whose family is literally "all", discover("all") still lists the tools of every family`, "SPEC.md §3.1 (the family all); §6 D5",
+		discoverLine(`,"family":"all"`), `{"result": [`+desc("a.tool", "all", "read")+`, `+desc("b.tool", "reading", "change")+`]}`)
+	add("family-all.by-name", `discover("all", name) of the tool of another family finds it, though a tool's family is "all"`, "SPEC.md §3.1 (the family all); §6 D5",
+		discoverLine(`,"family":"all","name":"b.tool"`), `{"result": [`+desc("b.tool", "reading", "change")+`]}`)
+	return cs
+}
+
+// hexCase tells apart ids that differ only by case: "True" is "true-cap".
+func hexCase(s string) string {
+	switch {
+	case s == strings.ToUpper(s) && s != strings.ToLower(s) && len(s) > 1:
+		return "-upper"
+	case s != strings.ToLower(s):
+		return "-cap"
+	}
+	return ""
+}
+
+// encodeCase writes a generated case file: pretty in the layout of the
+// hand-written files, one piece a line.
+func encodeCase(c genCase, schemaKeys func(b *bytes.Buffer)) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\n  \"id\": %s,\n  \"title\": %s,\n  \"spec\": %s,\n", jsonString(c.id), jsonString(c.title), jsonString(c.spec))
+	if schemaKeys != nil {
+		schemaKeys(&b)
+	}
+	b.WriteString("  \"line\": [\n")
+	writePieces(&b, c.line, "    ")
+	fmt.Fprintf(&b, "  ],\n  \"expect\": %s\n}\n", c.expect)
+	return b.Bytes()
+}
+
+// writePieces writes segments as the pieces of a line, one a line, each
+// line but the last ended by a comma.
+func writePieces(b *bytes.Buffer, line []seg, indent string) {
+	var pieces []string
+	for _, s := range line {
+		switch {
+		case s.seq:
+			pieces = append(pieces, `{"seq": true}`)
+		case s.times > 0:
+			pieces = append(pieces, fmt.Sprintf(`{"repeat": %s, "times": %d}`, jsonString(s.repeat), s.times))
+		default:
+			pieces = append(pieces, textPieces(s.text)...)
+		}
+	}
+	for i, p := range pieces {
+		b.WriteString(indent + p)
+		if i < len(pieces)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// textPieces splits text into string pieces and hex pieces: bytes that are
+// not UTF-8, and characters that do not show, go in hex.
+func textPieces(text string) []string {
+	var out []string
+	var str strings.Builder
+	var hex []string
+	flush := func() {
+		if str.Len() > 0 {
+			out = append(out, jsonString(str.String()))
+			str.Reset()
+		}
+		if len(hex) > 0 {
+			out = append(out, fmt.Sprintf(`{"hex": "%s"}`, strings.Join(hex, " ")))
+			hex = nil
+		}
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		visible := !(r == utf8.RuneError && size == 1) && (unicode.IsPrint(r) || r == ' ')
+		if visible {
+			if len(hex) > 0 {
+				flush()
+			}
+			str.WriteString(text[i : i+size])
+		} else {
+			if str.Len() > 0 {
+				flush()
+			}
+			for _, c := range []byte(text[i : i+size]) {
+				hex = append(hex, fmt.Sprintf("%02x", c))
+			}
+		}
+		i += size
+	}
+	flush()
+	return out
+}
+
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// checkGenerated compares the files of dir with the generated ones, or
+// rewrites dir with -update-cases.
+func checkGenerated(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
+	existing, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *updateCases {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range existing {
+			if _, ok := files[filepath.Base(name)]; !ok {
+				if err := os.Remove(name); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	for _, name := range existing {
+		if _, ok := files[filepath.Base(name)]; !ok {
+			t.Errorf("%s is not generated by the table: remove it, or add it to the table (go test -run %s -update-cases)", name, t.Name())
+		}
+	}
+	for _, name := range slices.Sorted(mapKeys(files)) {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("%s: %v (go test -run %s -update-cases writes it)", name, err, t.Name())
+			continue
+		}
+		if !bytes.Equal(got, files[name]) {
+			t.Errorf("%s differs from what the table generates (go test -run %s -update-cases rewrites it)", filepath.Join(dir, name), t.Name())
+		}
+	}
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// TestTextCasesUpToDate checks that text/*.json are exactly the files the
+// table of textTable generates, ids unique and every line loadable.
+func TestTextCasesUpToDate(t *testing.T) {
+	files := map[string][]byte{}
+	for _, c := range textTable() {
+		name := c.id + ".json"
+		if _, dup := files[name]; dup {
+			t.Errorf("the table has two cases %s", c.id)
+		}
+		data := encodeCase(c, nil)
+		if _, err := parseTextCase(data); err != nil {
+			t.Errorf("%s: the generated file does not load: %v\n%s", c.id, err, data)
+		}
+		files[name] = data
+	}
+	checkGenerated(t, "text", files)
+}
