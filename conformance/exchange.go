@@ -45,14 +45,14 @@ func (p *Port) Exchange(line []byte) ([]byte, error) {
 	return reply, nil
 }
 
-// Send writes one request line for the port's next seq, as CallLine does,
-// without waiting for its reply, and returns that seq; [Port.Receive] reads
+// SendLine writes one request line for the port's next seq, as CallLine does,
+// without waiting for its reply, and returns that seq; [Port.ReceiveReply] reads
 // the replies in the order the lines were sent. A port answers its lines in
 // order, one reply each, and reads the next line only when it has answered
 // the last one: several lines may wait in its input meanwhile, which is how
 // the fuzzer keeps a port busy. The caller bounds what it has in flight, so
 // that neither side's pipe fills (PROTOCOL.md, "Transport").
-func (p *Port) Send(build func(seq int64) []byte) (int64, error) {
+func (p *Port) SendLine(build func(seq int64) []byte) (int64, error) {
 	if p.proc == nil {
 		if err := p.start(); err != nil {
 			return 0, err
@@ -69,11 +69,11 @@ func (p *Port) Send(build func(seq int64) []byte) (int64, error) {
 	return p.seq, nil
 }
 
-// Receive reads the reply to the line Send numbered seq, the oldest not yet
+// ReceiveReply reads the reply to the line SendLine numbered seq, the oldest not yet
 // received, and checks it as CallLine does: a reply to seq or an error
 // line. After a transport error the port's process is gone, and with it
-// every line still in flight: Receive then fails at once for them.
-func (p *Port) Receive(seq int64) ([]byte, error) {
+// every line still in flight: ReceiveReply then fails at once for them.
+func (p *Port) ReceiveReply(seq int64) ([]byte, error) {
 	if p.proc == nil {
 		return nil, &TransportError{Status: Error, Message: fmt.Sprintf("no reply to seq %d: the port failed before it", seq)}
 	}

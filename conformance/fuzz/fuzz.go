@@ -121,7 +121,7 @@ type Counterexample struct {
 // when it could not run: a target that cannot start (a fatal
 // [*conformance.TransportError]), or ctx ended.
 //
-// A port gets several lines in flight (see [conformance.Port.Send]); when
+// A port gets several lines in flight (see [conformance.Port.SendLine]); when
 // one gets no reply (a crash, a timeout, a reply that is not one), the
 // lines sent after it are sent again, one at a time, to the restarted
 // port, so that each outcome is the port's answer to that line. A

@@ -10,8 +10,8 @@ import (
 // A pipeliner is a target that takes several lines in flight: a
 // [*conformance.Port].
 type pipeliner interface {
-	Send(build func(seq int64) []byte) (int64, error)
-	Receive(seq int64) ([]byte, error)
+	SendLine(build func(seq int64) []byte) (int64, error)
+	ReceiveReply(seq int64) ([]byte, error)
 	Exchange(line []byte) ([]byte, error)
 }
 
@@ -62,9 +62,9 @@ type flight struct {
 // start sends a sample's line (and, after a corner, the probe) to p.
 func start(p pipeliner, index int, s sample, call []byte) *flight {
 	f := &flight{index: index, s: s, call: call}
-	f.seq, f.err = p.Send(func(seq int64) []byte { return s.build(call, seq) })
+	f.seq, f.err = p.SendLine(func(seq int64) []byte { return s.build(call, seq) })
 	if f.err == nil && s.corner != nil {
-		f.probe, _ = p.Send(func(seq int64) []byte { return (*lineMutation)(nil).build(probeCall, seq) })
+		f.probe, _ = p.SendLine(func(seq int64) []byte { return (*lineMutation)(nil).build(probeCall, seq) })
 	}
 	return f
 }
@@ -74,9 +74,9 @@ func (f *flight) finish(p pipeliner) outcome {
 	if f.err != nil {
 		return failed(f.err)
 	}
-	line, err := p.Receive(f.seq)
+	line, err := p.ReceiveReply(f.seq)
 	if f.probe != 0 {
-		p.Receive(f.probe)
+		p.ReceiveReply(f.probe)
 	}
 	if err != nil {
 		return failed(err)

@@ -472,16 +472,16 @@ func (s *SequenceStep) send(p pipeliner) outcome {
 		return replyOutcome(line, 0, false)
 	}
 	f := &flight{}
-	f.seq, f.err = p.Send(s.Line)
+	f.seq, f.err = p.SendLine(s.Line)
 	if f.err == nil && s.Call == nil {
-		f.probe, _ = p.Send(func(seq int64) []byte { return (*lineMutation)(nil).build(probeCall, seq) })
+		f.probe, _ = p.SendLine(func(seq int64) []byte { return (*lineMutation)(nil).build(probeCall, seq) })
 	}
 	if f.err != nil {
 		return failed(f.err)
 	}
-	line, err := p.Receive(f.seq)
+	line, err := p.ReceiveReply(f.seq)
 	if f.probe != 0 {
-		p.Receive(f.probe)
+		p.ReceiveReply(f.probe)
 	}
 	if err != nil {
 		return failed(err)
@@ -582,13 +582,13 @@ func (l *lineWriter) Write(b []byte) (int, error) {
 	}
 }
 
-func (s *session) Send(build func(seq int64) []byte) (int64, error) {
+func (s *session) SendLine(build func(seq int64) []byte) (int64, error) {
 	s.seq++
 	_, err := s.w.Write(append(build(s.seq), '\n'))
 	return s.seq, err
 }
 
-func (s *session) Receive(int64) ([]byte, error) { return <-s.replies, nil }
+func (s *session) ReceiveReply(int64) ([]byte, error) { return <-s.replies, nil }
 
 func (s *session) Exchange(line []byte) ([]byte, error) {
 	if _, err := s.w.Write(append(slices.Clone(line), '\n')); err != nil {
