@@ -180,7 +180,7 @@ func stepJSON(s sample, want outcome) ([]byte, error) {
 		}
 		if s.line == nil && s.corner == nil && utf8.Valid(call) && !bytes.Contains(expect, []byte(`"INVALID_JSON"`)) {
 			raw := fmt.Appendf(nil, `{"id":"fuzz.step","title":"t","spec":"SPEC.md §2","checks":[{"call":%s,"expect":%s}]}`, call, expect)
-			if _, err := loadCase("fuzz.step.json", raw, nil); err == nil {
+			if c, err := loadCase("fuzz.step.json", raw, nil); err == nil && sendsAsIs(c, call) {
 				return fmt.Appendf(nil, `{"call":%s,"expect":%s}`, call, expect), nil
 			}
 		}
