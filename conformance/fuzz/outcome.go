@@ -28,7 +28,7 @@ type reference struct{ conformance.Target }
 var invalidJSON = []byte(`{"error":"INVALID_JSON"}`)
 
 func (r reference) Call(call []byte) (out []byte, err error) {
-	if bytes.Contains(call, []byte("mutate_and_repeat")) {
+	if !bytes.HasPrefix(call, []byte(`{"op":"`)) || bytes.Contains(call, []byte("mutate_and_repeat")) {
 		if out, err, ok := innerCorner(call); ok {
 			return out, err
 		}
@@ -51,8 +51,9 @@ func (r reference) Call(call []byte) (out []byte, err error) {
 	return r.Target.Call(call)
 }
 
-// innerCorner answers a mutate_and_repeat whose inner call a port does not
-// make, as PROTOCOL.md's rule 10 says: an inner call that is not an object,
+// innerCorner answers a call a port does not make, as PROTOCOL.md's rules
+// 9 and 10 say: a call with no string op gets an error line, and so does a
+// mutate_and_repeat whose inner call that is not an object,
 // has no string op or is itself mutate_and_repeat gets an error line; an
 // inner op it does not know, not_implemented.
 func innerCorner(call []byte) (out []byte, err error, ok bool) {
@@ -60,11 +61,13 @@ func innerCorner(call []byte) (out []byte, err error, ok bool) {
 	if perr != nil {
 		return nil, nil, false
 	}
+	errorLine := &conformance.TransportError{Status: conformance.Error, Message: "port answered an error line: no call to make"}
 	op, _ := v.Lookup("op")
-	if s, _ := op.Str(); s != "mutate_and_repeat" {
+	if s, isStr := op.Str(); !isStr && v.Kind() == catalog.Object {
+		return nil, errorLine, true // rule 9: a call with no string op
+	} else if s != "mutate_and_repeat" {
 		return nil, nil, false
 	}
-	errorLine := &conformance.TransportError{Status: conformance.Error, Message: "port answered an error line: mutate_and_repeat of no call it makes"}
 	inner, _ := v.Lookup("call")
 	if inner.Kind() != catalog.Object {
 		return nil, errorLine, true
