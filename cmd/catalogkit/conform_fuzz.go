@@ -30,7 +30,7 @@ func (f *fuzzFlags) define(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.seed, "seed", 0, "the seed `S` of --fuzz: the same seed sends the same calls (default: a new seed, printed)")
 	fs.StringVar(&f.out, "fuzz-out", "", "with --fuzz, write the shrunk cases into `DIR`, created if missing (default: a new folder catalogkit-fuzz-* here)")
 	fs.IntVar(&f.jobs, "jobs", 1, "with --fuzz, run `J` port processes at once")
-	fs.StringVar(&f.cases, "cases", "", "run the case files in `DIR` (such as --fuzz writes) instead of the built-in suite")
+	fs.StringVar(&f.cases, "cases", "", "run the case files in `DIR`, or the one case file DIR names (such as --fuzz writes), instead of the built-in suite")
 }
 
 // any reports whether a flag of --fuzz was given.
@@ -46,14 +46,14 @@ func (f *fuzzFlags) any(fs *flag.FlagSet) bool {
 }
 
 func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run, format string) int {
-	const hint = "run 'catalogkit conform -h' for usage"
+	hint := conformHelpHint()
 	seeded := false
 	fs.Visit(func(fl *flag.Flag) { seeded = seeded || fl.Name == "seed" })
 	switch {
 	case f.calls <= 0:
 		return c.usageError(hint, "--fuzz must be a positive number of calls (--seed, --fuzz-out and --jobs go with it)")
 	case len(port.Command) == 0:
-		return c.usageError("give the port's command after --: catalogkit conform --fuzz N -- CMD ARGS...", "--fuzz needs a port to compare with the built-in implementation")
+		return c.usageError("give the port's command after --: "+progName()+" conform --fuzz N -- CMD ARGS...", "--fuzz needs a port to compare with the built-in implementation")
 	case f.cases != "":
 		return c.usageError(hint, "give --fuzz or --cases, not both")
 	case run != "" || format != "text":
@@ -95,8 +95,15 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	fmt.Fprintf(c.stdout, "fuzz: seed %d, %d calls, %d jobs\n", f.seed, f.calls, f.jobs)
 	for _, cx := range res.Counterexamples {
 		fmt.Fprintf(c.stdout, "DISAGREE %s: %s\n", cx.ID, cx.Kind)
-		fmt.Fprintf(c.stdout, "    call (shrunk from %d to %d bytes in %d calls): %s\n", len(cx.Original), len(cx.Call), cx.Tries, displayCall(cx.Call))
-		if line := cx.Line(); line != nil {
+		if steps := cx.Steps(); steps != nil {
+			fmt.Fprintf(c.stdout, "    only after other calls: %d lines to one fresh port (shrunk from %d, %d port starts), the last disagrees:\n", len(steps), cx.History, cx.Tries)
+			for k, line := range steps {
+				fmt.Fprintf(c.stdout, "    %d: %s\n", k+1, displayCall([]byte(strconv.QuoteToGraphic(string(line)))))
+			}
+		} else {
+			fmt.Fprintf(c.stdout, "    call (shrunk from %d to %d bytes in %d calls): %s\n", len(cx.Original), len(cx.Call), cx.Tries, displayCall(cx.Call))
+		}
+		if line := cx.Line(); line != nil && cx.Steps() == nil {
 			fmt.Fprintf(c.stdout, "    line (the call inside a mutated message line): %s\n", strconv.QuoteToGraphic(string(line)))
 		}
 		switch chk := cx.Check; {
@@ -106,58 +113,75 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 			fmt.Fprintf(c.stdout, "    want: %s\n    got: %s: %s\n", cx.Want, strings.ToLower(string(chk.Status)), chk.Message)
 		}
 	}
-	summary := fmt.Sprintf("%d calls, %d disagreements", res.Calls, res.Disagreements)
+	elapsed := fuzzElapsed(res)
+	summary := fmt.Sprintf("%d calls in %.1f s (%.0f calls/s), %d disagreements", res.Calls, elapsed.Seconds(), float64(res.Calls)/max(elapsed.Seconds(), 1e-9), res.Disagreements)
 	if res.Skipped > 0 {
 		summary += fmt.Sprintf(", %d skipped (not_implemented)", res.Skipped)
 	}
 	if res.Stateful > 0 {
-		summary += fmt.Sprintf(", %d not repeated alone on a fresh port (the port keeps state between calls)", res.Stateful)
-	}
-	fmt.Fprintln(c.stdout, summary)
-	if len(res.Counterexamples) == 0 {
-		return exitOK
+		summary += fmt.Sprintf(", %d only after other calls (the port keeps state between calls)", res.Stateful)
 	}
 	dir := f.out
-	if dir == "" {
+	if dir != "" {
+		// Created as documented, even when nothing is found.
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return c.errorf3("failed to create the folder for the cases: %v", err)
+		}
+	}
+	if res.Disagreements == 0 {
+		fmt.Fprintln(c.stdout, summary)
+		return exitOK
+	}
+	if dir == "" && len(res.Counterexamples) > 0 {
 		if dir, err = os.MkdirTemp(".", "catalogkit-fuzz-"); err != nil {
 			return c.errorf3("failed to create a folder for the cases: %v", err)
 		}
 	}
-	paths, err := fuzz.WriteCases(dir, res.Port, res.Counterexamples)
-	if err != nil {
-		return c.errorf3("failed to write the cases: %v", err)
+	if len(res.Counterexamples) > 0 {
+		paths, err := fuzz.WriteCases(dir, res.Port, res.Counterexamples)
+		if err != nil {
+			return c.errorf3("failed to write the cases: %v", err)
+		}
+		fmt.Fprintf(c.stdout, "wrote %d case file(s) to %s\n", len(paths), dir)
+		fmt.Fprintf(c.stdout, "re-run: %s conform --cases %s -- %s\n", shellQuote(progName()), shellQuote(dir), shellJoin(port.Command))
 	}
-	fmt.Fprintf(c.stdout, "wrote %d case file(s) to %s\n", len(paths), dir)
-	fmt.Fprintf(c.stdout, "re-run: catalogkit conform --cases %s -- %s\n", shellQuote(dir), shellJoin(port.Command))
-	c.printError("each case file holds one shrunk call and the built-in implementation's outcome",
-		"%d of %d calls: the port disagrees with the built-in implementation", res.Disagreements, res.Calls)
+	fmt.Fprintln(c.stdout, summary)
+	hint = "each case file holds a shrunk call, or for a sequence case the shrunk run of calls to one fresh port, and the built-in implementation's outcomes"
+	if len(res.Counterexamples) == 0 {
+		hint = "no disagreement happened again on a fresh port, even after the calls before it: re-run with the same --seed; a port that answers differently each time is wrong too"
+	}
+	c.printError(hint, "%d of %d calls: the port disagrees with the built-in implementation", res.Disagreements, res.Calls)
 	return exitCheckFailed
 }
+
+// fuzzElapsed returns how long a run took, for its closing line; tests
+// fix it.
+var fuzzElapsed = func(res *fuzz.Result) time.Duration { return res.Elapsed }
 
 // runCaseDir runs the case files in dir against the port command, or
 // against the built-in implementation when there is none.
 func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string, startup, call time.Duration, format string) int {
 	suite, err := fuzz.LoadDir(dir)
 	if err != nil {
-		hint := "give a folder of case files (*.json), such as conform --fuzz writes"
+		hint := "give a folder of case files (*.json), or one case file, such as conform --fuzz writes"
 		if errors.Is(err, fs.ErrNotExist) {
 			return c.printErrorCode(3, hint, "--cases: %v", err)
 		}
-		return c.printErrorCode(3, "fix the case file; conformance/case.schema.json and conformance/text.schema.json describe the two formats", "--cases: %v", err)
+		return c.printErrorCode(3, "fix the case file; conformance/case.schema.json, text.schema.json and sequence.schema.json describe the three formats", "--cases: %v", err)
 	}
 	if runner.Run != nil {
 		suite.Select(runner.Run)
-		if len(suite.Cases)+len(suite.Text) == 0 {
+		if len(suite.Cases)+len(suite.Text)+len(suite.Sequences) == 0 {
 			return c.usageError("list the case ids with --run . --format json", "no case id in %s matches --run %q", dir, runner.Run)
 		}
 	}
-	var target conformance.Target = fuzz.Reference(buildVersion())
+	newTarget := func() conformance.Target { return fuzz.Reference(buildVersion()) }
 	if command != nil {
-		port := &conformance.Port{Command: command, StartupTimeout: startup, CallTimeout: call}
-		defer port.Close()
-		target = port
+		newTarget = func() conformance.Target {
+			return &conformance.Port{Command: command, StartupTimeout: startup, CallTimeout: call}
+		}
 	}
-	report := fuzz.RunSuite(target, suite, runner.Diff)
+	report := fuzz.RunSuite(newTarget, suite, runner.Diff)
 	write := report.WriteText
 	switch format {
 	case "json":
@@ -191,6 +215,32 @@ func (c *cli) printErrorCode(code int, hint, format string, args ...any) int {
 func (c *cli) errorf3(format string, args ...any) int {
 	return c.printErrorCode(exitCannotRun, "", format, args...)
 }
+
+// progName returns the name the binary was invoked as, as typed
+// (os.Args[0]), for the commands that hints and re-run lines show.
+func progName() string {
+	if len(os.Args) == 0 || os.Args[0] == "" {
+		return "catalogkit"
+	}
+	return os.Args[0]
+}
+
+// conformHelpHint is the hint of conform's usage errors.
+func conformHelpHint() string { return "run '" + progName() + " conform -h' for usage" }
+
+// doubleDashUsage runs usage, the flag set's usage, with every flag written
+// as the docs write it, --fuzz rather than the flag package's -fuzz.
+func doubleDashUsage(fs *flag.FlagSet, usage func()) {
+	out := fs.Output()
+	var b strings.Builder
+	fs.SetOutput(&b)
+	usage()
+	fs.SetOutput(out)
+	fmt.Fprint(out, flagLine.ReplaceAllString(b.String(), "$1--$2"))
+}
+
+// flagLine matches the start of a flag's line in PrintDefaults' output.
+var flagLine = regexp.MustCompile(`(?m)^(  )-([a-z])`)
 
 // progressLine returns a progress callback that rewrites one line on
 // stderr when stderr is a terminal, and nil (no progress) otherwise.

@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/conformance/fuzz"
 	"github.com/google/go-cmdtest"
 )
 
@@ -22,6 +24,30 @@ func init() {
 		}
 		os.Exit(0)
 	}
+	if os.Getenv("CATALOGKIT_TEST_AS_MAIN") == "1" && len(os.Args) == 2 && os.Args[1] == "stateful-port" {
+		info := conformance.PortInfo{Name: "sticky-duplicate", Language: "Go", Version: "0"}
+		if err := conformance.Serve(os.Stdin, os.Stdout, &stickyDuplicateTarget{Target: conformance.GoTarget("0")}, info); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}
+
+// stickyDuplicateTarget is a port with state between calls: once it has
+// answered DUPLICATE_TOOL, it answers INVALID_CATALOG where a result is
+// due. Every call alone is answered right.
+type stickyDuplicateTarget struct {
+	conformance.Target
+	seenDuplicate bool
+}
+
+func (s *stickyDuplicateTarget) Call(call []byte) ([]byte, error) {
+	out, err := s.Target.Call(call)
+	if s.seenDuplicate && bytes.HasPrefix(out, []byte(`{"result"`)) {
+		return []byte(`{"error":"INVALID_CATALOG"}`), err
+	}
+	s.seenDuplicate = s.seenDuplicate || bytes.Contains(out, []byte(`"DUPLICATE_TOOL"`))
+	return out, err
 }
 
 type keysAsValuesTarget struct{ conformance.Target }
@@ -46,6 +72,11 @@ func TestFuzzCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts.Setup = func(dir string) error { return os.Symlink(exe, filepath.Join(dir, "catalogkit")) }
+	// The closing line's time and rate, fixed so that the transcripts
+	// hold.
+	elapsed := fuzzElapsed
+	fuzzElapsed = func(*fuzz.Result) time.Duration { return 2 * time.Second }
+	defer func() { fuzzElapsed = elapsed }()
 	ts.Commands["catalogkit"] = cmdtest.InProcessProgram("catalogkit", Main)
 	ts.Run(t, *update)
 }

@@ -53,18 +53,31 @@ func specSection(call []byte) string {
 // textSection is the section every text case tests: JSON text.
 const textSection = "2"
 
+// IsSequence reports whether cx is written as a sequence case
+// (conformance/sequence.schema.json): a disagreement that needs the calls
+// before it, or a protocol corner, whose line and reply a text case cannot
+// hold.
+func (cx *Counterexample) IsSequence() bool { return cx.steps != nil || cx.corner != nil }
+
 // CaseFile returns the case file of cx, and whether it is a text case.
 func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err error) {
-	expect, err := expectation(cx.Want)
-	if err != nil {
-		return nil, false, err
-	}
 	name := port.Name
 	if name == "" {
 		name = "the port"
 	}
 	title := fmt.Sprintf("%s disagrees with catalogkit: %s", name, cx.Kind)
 	note := fmt.Sprintf("found by catalogkit conform --fuzz --seed %d (call %d), shrunk from %d to %d bytes", cx.Seed, cx.Index, len(cx.Original), len(cx.Call))
+	if cx.steps != nil {
+		note = fmt.Sprintf("found by catalogkit conform --fuzz --seed %d (call %d, after %d calls to the same port process), shrunk to %d calls on a fresh port", cx.Seed, cx.Index, cx.History-1, len(cx.steps))
+	}
+	if cx.IsSequence() {
+		data, err := cx.sequenceFile(title, note)
+		return data, false, err
+	}
+	expect, err := expectation(cx.Want)
+	if err != nil {
+		return nil, false, err
+	}
 	var raw []byte
 	if cx.line == nil && utf8.Valid(cx.Call) && !bytes.Contains(expect, []byte(`"INVALID_JSON"`)) {
 		raw = fmt.Appendf(nil, `{"id":%s,"title":%s,"spec":%s,"checks":[{"note":%s,"call":%s,"expect":%s}]}`,
@@ -72,16 +85,14 @@ func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err e
 		var out bytes.Buffer
 		if json.Indent(&out, raw, "", "  ") == nil {
 			out.WriteByte('\n')
-			if _, err := loadCase(cx.ID+".json", out.Bytes(), nil); err == nil {
+			if c, err := loadCase(cx.ID+".json", out.Bytes(), nil); err == nil && sendsAsIs(c, cx.Call) {
 				return out.Bytes(), false, nil
 			}
 		}
 	}
 	// The text case: its title says where it came from, as a text case has
 	// no note.
-	line := cx.line.build(cx.Call, 0) // the seq is the 0 after "seq":
-	i := bytes.Index(line, []byte(`"seq":0,`)) + len(`"seq":`)
-	before, after := line[:i], line[i+1:]
+	before, after, _ := lineParts(sample{line: cx.line}, cx.Call)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\n  \"id\": %s,\n  \"title\": %s,\n  \"spec\": %s,\n  \"line\": [", quote(TextID(cx.ID)), quote(title+"; "+note), quote(conformance.Cite(textSection)))
 	sep := "\n    "
@@ -94,6 +105,14 @@ func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err e
 		return nil, false, fmt.Errorf("failed to write the text case %s: %v", cx.ID, err)
 	}
 	return b.Bytes(), true, nil
+}
+
+// sendsAsIs reports whether the runner sends the one check of c as call,
+// byte for byte: a case file cannot keep every spelling (an upper-case
+// \u escape is one that the case loader writes anew), and a call the
+// port must get as it is goes into a text case then.
+func sendsAsIs(c *conformance.Case, call []byte) bool {
+	return len(c.Checks) == 1 && bytes.Equal(c.Checks[0].Call(), call)
 }
 
 // TextID returns the id of the text case written for a counterexample.
@@ -176,7 +195,7 @@ func WriteCases(dir string, port PortInfo, cxs []*Counterexample) ([]string, err
 			return paths, err
 		}
 		id := cx.ID
-		if text {
+		if text && !cx.IsSequence() {
 			id = TextID(id)
 		}
 		path := filepath.Join(dir, id+".json")
@@ -213,11 +232,12 @@ func writeFile(path string, data []byte) error {
 // (conformance/case.schema.json) and text cases of the text level
 // (conformance/text.schema.json).
 type Suite struct {
-	Cases []*conformance.Case
-	Text  []*conformance.TextCase
+	Cases     []*conformance.Case
+	Text      []*conformance.TextCase
+	Sequences []*Sequence
 }
 
-// LoadDir reads every case file (*.json) in dir, telling a text case (an
+// LoadDir reads every case file (*.json) in dir, or the one file dir names, telling a text case (an
 // object with "line") from a contract case (an object with "checks"): the
 // contract cases may refer to a synthetic-catalog.json in dir (or, if dir
 // has none, to the suite's own). A folder laid out as the suite is
@@ -228,10 +248,12 @@ func LoadDir(dir string) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
+	var names []string
 	if !st.IsDir() {
-		return nil, fmt.Errorf("%s is not a folder", dir)
+		names = []string{dir}
+		dir = filepath.Dir(dir)
 	}
-	if st, err := os.Stat(filepath.Join(dir, "cases")); err == nil && st.IsDir() {
+	if st, err := os.Stat(filepath.Join(dir, "cases")); names == nil && err == nil && st.IsDir() {
 		fsys := os.DirFS(dir)
 		cases, err := conformance.Load(fsys)
 		if err != nil {
@@ -252,9 +274,10 @@ func LoadDir(dir string) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		return nil, err
+	if names == nil {
+		if names, err = filepath.Glob(filepath.Join(dir, "*.json")); err != nil {
+			return nil, err
+		}
 	}
 	suite := &Suite{}
 	ids := map[string]string{}
@@ -273,8 +296,16 @@ func LoadDir(dir string) (*Suite, error) {
 		}
 		_, isText := head["line"]
 		_, isCase := head["checks"]
+		_, isSequence := head["steps"]
 		var id string
 		switch {
+		case isSequence && !isText && !isCase:
+			sq, err := parseSequence(base, data)
+			if err != nil {
+				return nil, fmt.Errorf("sequence case file %s: %v", path, err)
+			}
+			suite.Sequences = append(suite.Sequences, sq)
+			id = sq.ID
 		case isText && !isCase:
 			tc, err := loadText(base, data)
 			if err != nil {
@@ -293,14 +324,14 @@ func LoadDir(dir string) (*Suite, error) {
 			suite.Cases = append(suite.Cases, c)
 			id = c.ID
 		default:
-			return nil, fmt.Errorf(`%s is neither a case file (an object with "checks", conformance/case.schema.json) nor a text case file (an object with "line", conformance/text.schema.json)`, path)
+			return nil, fmt.Errorf(`%s is not a case file (an object with "checks", conformance/case.schema.json), a text case file (an object with "line", conformance/text.schema.json) or a sequence case file (an object with "steps", conformance/sequence.schema.json)`, path)
 		}
 		if other, ok := ids[id]; ok {
 			return nil, fmt.Errorf("case files %s and %s have the same id %q", other, path, id)
 		}
 		ids[id] = path
 	}
-	if len(suite.Cases)+len(suite.Text) == 0 {
+	if suite.size() == 0 {
 		return nil, fmt.Errorf("%s holds no case files (*.json)", dir)
 	}
 	return suite, nil
@@ -332,21 +363,56 @@ func loadText(base string, data []byte) (*conformance.TextCase, error) {
 	return cases[0], nil
 }
 
+func (s *Suite) size() int { return len(s.Cases) + len(s.Text) + len(s.Sequences) }
+
 // Select keeps the cases whose id re matches.
 func (s *Suite) Select(re *regexp.Regexp) {
 	s.Cases = slices.DeleteFunc(s.Cases, func(c *conformance.Case) bool { return !re.MatchString(c.ID) })
 	s.Text = slices.DeleteFunc(s.Text, func(c *conformance.TextCase) bool { return !re.MatchString(c.ID) })
+	s.Sequences = slices.DeleteFunc(s.Sequences, func(c *Sequence) bool { return !re.MatchString(c.ID) })
 }
 
-// RunSuite runs the suite against target: the contract cases with the
-// conformance runner, then the text cases as the text level, reported
-// apart.
-func RunSuite(target conformance.Target, suite *Suite, diff conformance.DiffFunc) *conformance.Report {
+// RunSuite runs the suite: the contract cases with the conformance runner,
+// then the text cases as the text level, reported apart, on one target
+// that newTarget starts; then each sequence case on a target of its own,
+// freshly started, reported among the contract cases (and counted with
+// them). It closes every target it starts that has a Close method.
+func RunSuite(newTarget func() conformance.Target, suite *Suite, diff conformance.DiffFunc) *conformance.Report {
+	target := newTarget()
+	defer closeTarget(target)
 	runner := &conformance.Runner{Target: target, Diff: diff}
 	rep := runner.RunCases(suite.Cases)
 	runner.RunText(rep, suite.Text)
+	for k, sq := range suite.Sequences {
+		t, fresh := target, len(suite.Cases)+len(suite.Text) > 0 || k > 0
+		if fresh {
+			t = newTarget()
+		}
+		res := RunSequence(t, sq, diff)
+		if fresh {
+			closeTarget(t)
+		}
+		switch res.Status {
+		case conformance.Pass:
+			rep.Passed++
+		case conformance.Skip:
+			rep.Skipped++
+		default:
+			rep.Failed++
+		}
+		rep.Cases = append(rep.Cases, res)
+		if rep.Port.Name == "" {
+			rep.Port = t.Info()
+		}
+	}
 	if rep.Port.Name == "" {
 		rep.Port = target.Info()
 	}
 	return rep
+}
+
+func closeTarget(t conformance.Target) {
+	if c, ok := t.(interface{ Close() error }); ok {
+		c.Close()
+	}
 }

@@ -233,15 +233,15 @@ func TestCaseFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := len(suite.Cases) + len(suite.Text); got != len(cxs) {
+	if got := len(suite.Cases) + len(suite.Text) + len(suite.Sequences); got != len(cxs) {
 		t.Fatalf("LoadDir read %d cases, want %d", got, len(cxs))
 	}
-	if rep := RunSuite(Reference("test"), suite, nil); rep.Passed != len(cxs)-2 || rep.Text == nil || rep.Text.Passed != 2 || !rep.OK() {
+	if rep := RunSuite(func() conformance.Target { return Reference("test") }, suite, nil); rep.Passed != len(cxs)-2 || rep.Text == nil || rep.Text.Passed != 2 || !rep.OK() {
 		var b strings.Builder
 		rep.WriteText(&b)
 		t.Errorf("against the reference: %s, want all passed\n%s", rep.Summary(), b.String())
 	}
-	if rep := RunSuite(keysAsValues(), suite, nil); rep.Failed != len(res.Counterexamples) {
+	if rep := RunSuite(func() conformance.Target { return keysAsValues() }, suite, nil); rep.Failed != len(res.Counterexamples) {
 		t.Errorf("against the buggy target: %s, want its %d cases failed", rep.Summary(), len(res.Counterexamples))
 	}
 }
@@ -264,8 +264,8 @@ func TestLoadDirErrors(t *testing.T) {
 		{"not an object", map[string]string{"x.y.json": `[1]`}, "x.y.json: not a JSON object", "the file is named"},
 		{"id mismatch", map[string]string{"fuzz.a.c.json": string(good)}, `id "fuzz.a.b" does not match the file name`, "ids are file names"},
 		{"bad case", map[string]string{"fuzz.a.b.json": strings.Replace(string(good), `"title"`, `"titel"`, 1)}, "fuzz.a.b.json: case lacks \"title\"", "the suite's own loader checks the case"},
-		{"neither", map[string]string{"x.y.json": `{"id":"x.y"}`}, "x.y.json is neither a case file", "a file of neither kind is named, with both formats"},
-		{"both", map[string]string{"x.y.json": `{"id":"x.y","checks":[],"line":[]}`}, "x.y.json is neither a case file", "a file cannot be both kinds"},
+		{"neither", map[string]string{"x.y.json": `{"id":"x.y"}`}, "x.y.json is not a case file", "a file of no kind is named, with the three formats"},
+		{"both", map[string]string{"x.y.json": `{"id":"x.y","checks":[],"line":[]}`}, "x.y.json is not a case file", "a file cannot be both kinds"},
 		{"text case without seq", map[string]string{"text.t.a.json": `{"id":"text.t.a","title":"t","spec":"SPEC.md §2","line":["{}"],"expect":{"error":"INVALID_JSON"}}`},
 			`text.t.a.json: "line" has 0 {"seq": true} pieces`, "the text level's loader checks the text case"},
 		{"text case line break", map[string]string{"text.t.a.json": `{"id":"text.t.a","title":"t","spec":"SPEC.md §2","line":["{}\n",{"seq":true}],"expect":{"error":"INVALID_JSON"}}`},
@@ -311,7 +311,7 @@ func TestCompareRefusedLine(t *testing.T) {
 		{"numbers by value", []byte(`{"result":{"n":1}}`), outcome{text: []byte(`{"result":{"n":1.0}}`)}, agree, "the runner compares numbers by value"},
 		{"not implemented", []byte(`{"result":[]}`), outcome{text: []byte(`{"not_implemented":"no"}`)}, skip, "not_implemented is a SKIP"},
 	} {
-		if v, _ := compare(tc.want, tc.got, nil); v != tc.v {
+		if v, _ := compare(outcome{text: tc.want}, tc.got, nil); v != tc.v {
 			t.Errorf("%s: verdict %d, want %d (%s)", tc.name, v, tc.v, tc.reason)
 		}
 	}
@@ -379,5 +379,126 @@ func TestCitationsResolve(t *testing.T) {
 		if !heading.Match(data) {
 			t.Errorf("%s: section %s is not a heading of conformance/SPEC.md (%s)", conformance.Cite(got), got, tc.reason)
 		}
+	}
+}
+
+// gateCalls is the budget of the gate (internal/fuzzgate) for a broken
+// port, with its seed 1.
+const gateCalls = 3000
+
+// TestGrammarReachesEveryBreak checks that the calls of seed 1 within the
+// gate's budget draw every break of the grammar the generator knows (each
+// near miss of the number grammar, each string escape and character, each
+// white space, each broken literal and structure, each protocol corner), a
+// tool of family "all" and a mutate_and_repeat of discover carrying
+// arguments, each a few times: what lets the gate find the broken ports
+// aimed at them.
+func TestGrammarReachesEveryBreak(t *testing.T) {
+	drawn := map[string]int{}
+	for i := range gateCalls {
+		for _, b := range generate(1, i).breaks {
+			drawn[b]++
+		}
+	}
+	var want []string
+	for _, b := range grammarBreaks {
+		want = append(want, b.kind+" "+b.text)
+	}
+	for _, c := range corners {
+		want = append(want, "corner "+c.name)
+	}
+	want = append(want, "family all", "mutate_and_repeat of discover with arguments")
+	for _, w := range want {
+		if drawn[w] < 3 {
+			t.Errorf("%d calls of %d draw %q, want at least 3", drawn[w], gateCalls, w)
+		}
+	}
+}
+
+// TestCompareReplies checks how the outcomes of protocol corners compare:
+// an error line must keep its seq, a reply must echo the line's seq
+// exactly, and a refused line may be answered with an error line with seq
+// null or the line's.
+func TestCompareReplies(t *testing.T) {
+	errLine := func(seq string) outcome {
+		return outcome{err: &conformance.TransportError{Status: conformance.Error, Message: "port answered an error line: x"}, seq: seq}
+	}
+	reply := func(text, seq string) outcome { return outcome{text: []byte(text), seq: seq} }
+	for _, tc := range []struct {
+		name      string
+		want, got outcome
+		v         verdict
+		reason    string
+	}{
+		{"error line null", errLine("null"), errLine("null"), agree, "the message is never compared"},
+		{"error line seq", errLine("null"), errLine("runner"), disagree, "rule 8: a bad seq gets an error line with seq null"},
+		{"error line for a reply", reply(`{"result":[]}`, "runner"), errLine("runner"), disagree, "a line that must be read is answered"},
+		{"reply for an error line", errLine("runner"), reply(`{"result":[]}`, "runner"), disagree, "a nested mutate_and_repeat gets an error line"},
+		{"big seq", reply(`{"result":[]}`, "9007199254740993"), reply(`{"result":[]}`, "9007199254740992"), disagree, "a seq passed through a float is wrong"},
+		{"big seq exact", reply(`{"result":[]}`, "9007199254740993"), reply(`{"result":[]}`, "9007199254740993"), agree, "the seq echoed exactly"},
+		{"refused, error line null", reply(`{"error":"INVALID_JSON"}`, "runner"), errLine("null"), agree, "rule 2 allows an error line"},
+		{"refused, error line seq", reply(`{"error":"INVALID_JSON"}`, "runner"), errLine("runner"), agree, "with the line's seq too"},
+		{"not implemented", reply(`{"not_implemented":"x"}`, "runner"), reply(`{"result":[]}`, "runner"), disagree, "an unknown op inside mutate_and_repeat"},
+		{"not implemented both", reply(`{"not_implemented":"x"}`, "runner"), reply(`{"not_implemented":"y"}`, "runner"), agree, "reasons are not compared"},
+	} {
+		if v, _ := compare(tc.want, tc.got, nil); v != tc.v {
+			t.Errorf("%s: verdict %d, want %d (%s)", tc.name, v, tc.v, tc.reason)
+		}
+	}
+}
+
+// stickyTarget is a target with state between calls: once it has answered
+// DUPLICATE_TOOL, it answers INVALID_CATALOG where a result is due.
+type stickyTarget struct {
+	conformance.Target
+	seen bool
+}
+
+func (s *stickyTarget) Call(call []byte) ([]byte, error) {
+	out, err := s.Target.Call(call)
+	if s.seen && bytes.HasPrefix(out, []byte(`{"result"`)) {
+		return []byte(`{"error":"INVALID_CATALOG"}`), err
+	}
+	s.seen = s.seen || bytes.Contains(out, []byte(`"DUPLICATE_TOOL"`))
+	return out, err
+}
+
+func (*stickyTarget) Close() error { return nil }
+
+// TestSequenceCase fuzzes a target with state between calls: the run finds
+// disagreements no call shows alone, shrinks the first to a sequence of
+// two calls (the one that leaves the state, the one that shows it), and
+// the sequence case written for it loads, passes against the reference
+// and fails against a fresh such target.
+func TestSequenceCase(t *testing.T) {
+	newSticky := func() Target { return &stickyTarget{Target: Reference("test")} }
+	res, err := Run(context.Background(), Options{Calls: 300, Seed: 1, NewTarget: newSticky, MaxCounterexamples: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Disagreements == 0 || len(res.Counterexamples) != 1 || res.Stateful == 0 {
+		t.Fatalf("%d disagreements, %d counterexamples, %d stateful; want some, 1 and at least 1", res.Disagreements, len(res.Counterexamples), res.Stateful)
+	}
+	cx := res.Counterexamples[0]
+	if steps := cx.Steps(); len(steps) != 2 {
+		t.Errorf("the sequence has %d steps, want 2:\n%s", len(steps), bytes.Join(steps, []byte("\n")))
+	}
+	dir := t.TempDir()
+	paths, err := WriteCases(dir, PortInfo{Name: "sticky"}, res.Counterexamples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite, err := LoadDir(paths[0]) // one file
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(suite.Sequences) != 1 {
+		t.Fatalf("LoadDir read %d sequence cases, want 1", len(suite.Sequences))
+	}
+	if rep := RunSuite(func() conformance.Target { return Reference("test") }, suite, nil); rep.Passed != 1 || !rep.OK() {
+		t.Errorf("against the reference: %s, want 1 passed", rep.Summary())
+	}
+	if rep := RunSuite(func() conformance.Target { return newSticky() }, suite, nil); rep.Failed != 1 {
+		t.Errorf("against the sticky target: %s, want 1 failed", rep.Summary())
 	}
 }

@@ -24,26 +24,56 @@ func Line(seed uint64, i int, seq int64) []byte {
 // A sample is one generated call and, rarely, a mutation of the message
 // line that carries it.
 type sample struct {
-	call *node
-	line *lineMutation // nil: the call is sent as it is, with Call
+	call   *node
+	line   *lineMutation // nil: the call is sent as it is, with Call
+	corner *corner       // not nil: the line is this protocol corner's
+	// breaks names the rarer things drawn into the sample (a break of the
+	// grammar, a family named "all"), for the tests that check the
+	// grammar reaches each of them.
+	breaks []string
 }
 
 func generate(seed uint64, i int) sample {
 	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i)))}
 	s := sample{call: g.call()}
-	if g.p(0.02) { // drawn last: the call is the same with or without it
+	// Drawn last: the call is the same with or without them.
+	if g.p(0.02) {
 		s.line = g.lineMutation()
 	}
+	// The breaks of the grammar and the protocol's corners are many, each
+	// as rare as the bug it finds: rather than drawn, they take turns, one
+	// call in breakEvery and one in cornerEvery, so that every one of them
+	// comes a few times in the gate's budget whatever the seed.
+	switch turn := (uint64(i) + seed) % cornerEvery; {
+	case turn%breakEvery == 3:
+		g.grammarBreak(s.call, int((uint64(i)+seed)/breakEvery%uint64(len(grammarBreaks))))
+	case turn == 6:
+		s.line, s.corner = nil, &corners[(uint64(i)+seed)/cornerEvery%uint64(len(corners))]
+		g.drew("corner " + s.corner.name)
+	}
+	s.breaks = g.breaks
 	return s
+}
+
+// build returns the line that carries the sample's call (its JSON text)
+// for seq.
+func (s sample) build(call []byte, seq int64) []byte {
+	if s.corner != nil {
+		return s.corner.build(call, seq)
+	}
+	return s.line.build(call, seq)
 }
 
 // gen draws one call from the grammar of the contract: mostly valid
 // catalogs with near-misses, calls that mostly make sense for them, and,
 // rarely, the limits and text-level mutations.
 type gen struct {
-	r     *rand.Rand
-	tools []tool // the catalog as generated, before near-misses
+	r      *rand.Rand
+	tools  []tool // the catalog as generated, before near-misses
+	breaks []string
 }
+
+func (g *gen) drew(what string) { g.breaks = append(g.breaks, what) }
 
 type tool struct {
 	name, family string
@@ -119,6 +149,12 @@ func (g *gen) catalogTools() {
 	families := make([]string, 1+g.n(3))
 	for i := range families {
 		families[i] = g.label(familyPool)
+		if g.p(0.06) {
+			// A family named "all": discover("all") still lists every
+			// family (SPEC.md §6).
+			families[i] = "all"
+			g.drew("family all")
+		}
 	}
 	count := 1 + g.n(4)
 	switch x := g.n(1000); {
@@ -355,6 +391,16 @@ func (g *gen) call() *node {
 		call = g.validate()
 	}
 	if g.p(0.15) {
+		if call.get("op").plain() == "discover" && g.p(0.3) {
+			// The echo of a discover's arguments is null whatever the call
+			// carries (PROTOCOL.md, mutate_and_repeat).
+			var fields []field
+			if t := g.someTool(); t != nil {
+				fields = t.fields
+			}
+			call.set("arguments", g.arguments(fields))
+			g.drew("mutate_and_repeat of discover with arguments")
+		}
 		call = object().set("op", str("mutate_and_repeat")).set("call", call)
 	}
 	if g.p(0.06) {
@@ -618,11 +664,89 @@ func (g *gen) textMutation(call *node) {
 		for d := 1 + above + 1; d < target; d++ {
 			nest.items = []*node{array(nest.items...)}
 		}
-	case 4: // a huge number literal
+	case 4: // a huge number literal, or another valid extreme
 		place(g, inner, number(oneOf(g, "1e999999999", "-1e-999999999", strings.Repeat("7", 400), "-"+strings.Repeat("3", 310)+".5",
-			"123456789012345678901234567890.5", "1"+strings.Repeat("0", 400))))
+			"123456789012345678901234567890.5", "1"+strings.Repeat("0", 400), "-0", "0e0", "1E+2", "-0.0e-0", "1e400")))
 	}
 }
+
+// One call in breakEvery carries a break of the grammar, one in
+// cornerEvery is a protocol corner.
+const (
+	breakEvery  = 8
+	cornerEvery = 16
+)
+
+// A grammarBreak is one break of the JSON grammar: its kind and its text.
+type grammarBreak struct{ kind, text string }
+
+// grammarBreaks lists every break, in turn order.
+var grammarBreaks = func() []grammarBreak {
+	var out []grammarBreak
+	for _, set := range []struct {
+		kind string
+		xs   []string
+	}{{"number", numberNearMisses}, {"string", stringBreaks}, {"white space", whiteSpaces}, {"structure", structureBreaks}} {
+		for _, x := range set.xs {
+			out = append(out, grammarBreak{set.kind, x})
+		}
+	}
+	return out
+}()
+
+// grammarBreak writes break k into the call: a number, white space or
+// structure as a value where a port's reader meets it (an argument, the
+// family, a max_length), a string piece into one of its strings.
+func (g *gen) grammarBreak(call *node, k int) {
+	b := grammarBreaks[k]
+	g.drew(b.kind + " " + b.text)
+	inner := call
+	if c := call.get("call"); c != nil {
+		inner = c
+	}
+	switch b.kind {
+	case "string":
+		var strs []*node
+		var walk func(n *node)
+		walk = func(n *node) {
+			switch n.kind {
+			case kObject:
+				for i := range n.keys {
+					strs = append(strs, n.keys[i])
+					walk(n.vals[i])
+				}
+			case kArray:
+				for _, it := range n.items {
+					walk(it)
+				}
+			case kString:
+				strs = append(strs, n)
+			}
+		}
+		walk(inner)
+		s := strs[g.n(len(strs))]
+		s.units = insert(g, s.units, b.text)
+	case "white space":
+		place(g, inner, number(b.text+oneOf(g, "1", "true", "null", `"x"`, "[]")+oneOf(g, "", " ", "\t")))
+	default:
+		place(g, inner, number(b.text))
+	}
+}
+
+// The breaks of the JSON grammar (RFC 8259) that textMutation writes: near
+// misses of -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?, escapes
+// and characters of strings (refused, or read: upper-case hex, a valid
+// pair), white space, and literals and structure. Each is placed as a value,
+// where a port's reader meets it.
+var (
+	numberNearMisses = []string{"01", "-01", "00", "+1", ".5", "5.", "-", "1e", "1E+", "1e-", "--1", "-+1", "0x1F", "0X10", "Infinity", "-Infinity",
+		"NaN", "1.e5", "1.5e", "1_000", "\u0661"}
+	stringBreaks = []string{`\x41`, `\x`, `\'`, `\U0041`, `\u12`, `\u12G4`, `\u`, `\uD83D\uDE00`, `\u00E9`, `\u00e9`, `\uDBFF\uDFFF`,
+		`\ude00\ud83d`, `\ud83d\ud83d`, `\udc00`, `\ud800\u0041`, "\t", "\x01", "\x1f", "\x00", "\r", "\x7f", `\a`, `\0`, `\/`}
+	whiteSpaces     = []string{" ", "\t", "\r", "\f", "\v", "\u00a0", "\u2028", "\ufeff", "\u0085", "\u3000"}
+	structureBreaks = []string{"tru", "True", "nul", "NULL", "fals", "[1,]", `{"a":1,}`, "[1 2]", `{"a" 1}`, `{"a":1 "b":2}`, "'x'", `{'a':1}`,
+		"[1]/*c*/", "/*c*/1", "[1", `{"a":1`, `{"a"}`, `{1:2}`, "[,1]", "[1,,2]", `"\u0041`, "undefined"}
+)
 
 func insert(g *gen, units []string, u string) []string {
 	i := g.n(len(units) + 1)

@@ -28,6 +28,11 @@ type reference struct{ conformance.Target }
 var invalidJSON = []byte(`{"error":"INVALID_JSON"}`)
 
 func (r reference) Call(call []byte) (out []byte, err error) {
+	if !bytes.HasPrefix(call, []byte(`{"op":"`)) || bytes.Contains(call, []byte("mutate_and_repeat")) {
+		if out, err, ok := innerCorner(call); ok {
+			return out, err
+		}
+	}
 	// The call is read strictly by GoTarget; only the depth differs when it
 	// sits inside the message, one level down.
 	if depth(call) >= catalog.MaxDepth {
@@ -44,6 +49,37 @@ func (r reference) Call(call []byte) (out []byte, err error) {
 		}
 	}
 	return r.Target.Call(call)
+}
+
+// innerCorner answers a call a port does not make, as PROTOCOL.md's rules
+// 9 and 10 say: a call with no string op gets an error line, and so does a
+// mutate_and_repeat whose inner call that is not an object,
+// has no string op or is itself mutate_and_repeat gets an error line; an
+// inner op it does not know, not_implemented.
+func innerCorner(call []byte) (out []byte, err error, ok bool) {
+	v, perr := catalog.ParseJSON(call)
+	if perr != nil {
+		return nil, nil, false
+	}
+	errorLine := &conformance.TransportError{Status: conformance.Error, Message: "port answered an error line: no call to make"}
+	op, _ := v.Lookup("op")
+	if s, isStr := op.Str(); !isStr && v.Kind() == catalog.Object {
+		return nil, errorLine, true // rule 9: a call with no string op
+	} else if s != "mutate_and_repeat" {
+		return nil, nil, false
+	}
+	inner, _ := v.Lookup("call")
+	if inner.Kind() != catalog.Object {
+		return nil, errorLine, true
+	}
+	iop, _ := inner.Lookup("op")
+	switch s, isStr := iop.Str(); {
+	case !isStr || s == "mutate_and_repeat":
+		return nil, errorLine, true
+	case s != "discover" && s != "validate_arguments":
+		return []byte(`{"not_implemented":"unknown op inside mutate_and_repeat"}`), nil, true
+	}
+	return nil, nil, false
 }
 
 // depth returns the deepest nesting of arrays and objects in JSON text,
@@ -73,6 +109,11 @@ func depth(text []byte) int {
 type outcome struct {
 	text []byte
 	err  *conformance.TransportError
+	// seq is the seq of the reply or error line, for a protocol corner
+	// (see [corner]): "runner" for the seq the runner gave the line,
+	// "null", or the literal the line itself held. It is "" for every other
+	// line, whose reply's seq the transport checked.
+	seq string
 }
 
 // callTarget makes one call, turning a panic of an in-process target into
@@ -140,6 +181,13 @@ func send(t conformance.Target, call []byte, line *lineMutation) outcome {
 // the kinds of both outcomes: "a result", "error CODE", "not_implemented",
 // or the transport status ("CRASH: ...").
 func (o outcome) kind() string {
+	if o.seq != "" {
+		return o.baseKind() + " with seq " + o.seq
+	}
+	return o.baseKind()
+}
+
+func (o outcome) baseKind() string {
 	if o.err != nil {
 		if isErrorLine(o.err) {
 			return "an error line"
@@ -183,12 +231,43 @@ const (
 // compare judges the port's outcome got against the reference's want, as
 // the runner judges a check: a result by value, an error by its code. A
 // refused line may be answered with an error line.
-func compare(want []byte, got outcome, diff conformance.DiffFunc) (verdict, *conformance.CheckResult) {
-	if got.err != nil {
-		cr := &conformance.CheckResult{Status: got.err.Status, Want: want, Message: got.err.Message}
-		if isErrorLine(got.err) && (outcome{text: want}).kind() == "error INVALID_JSON" {
+func compare(wantOutcome, got outcome, diff conformance.DiffFunc) (verdict, *conformance.CheckResult) {
+	want := wantOutcome.text
+	if wantOutcome.err != nil {
+		// The reference answered an error line (a protocol corner): so must
+		// the port, with the same seq.
+		want = []byte(`{"error_line":true}`)
+		cr := &conformance.CheckResult{Status: conformance.Fail, Want: want, Got: got.text, Message: "want an error line with seq " + wantOutcome.seq + ", got " + got.kind()}
+		if got.err != nil && isErrorLine(got.err) && got.seq == wantOutcome.seq {
+			cr.Status = conformance.Pass
 			return agree, cr
 		}
+		if got.err != nil && !isErrorLine(got.err) {
+			cr.Status = got.err.Status
+			cr.Message = got.err.Message
+		}
+		return disagree, cr
+	}
+	refused := (outcome{text: want}).baseKind() == "error INVALID_JSON"
+	if got.err != nil {
+		cr := &conformance.CheckResult{Status: got.err.Status, Want: want, Message: got.err.Message}
+		if isErrorLine(got.err) && refused && (got.seq == "" || got.seq == "null" || got.seq == wantOutcome.seq) {
+			return agree, cr
+		}
+		return disagree, cr
+	}
+	if got.seq != wantOutcome.seq {
+		return disagree, &conformance.CheckResult{Status: conformance.Fail, Want: want, Got: got.text,
+			Message: fmt.Sprintf("the reply's seq is %s, want %s", got.seq, wantOutcome.seq)}
+	}
+	if (outcome{text: want}).baseKind() == "not_implemented" {
+		// A protocol corner the reference does not implement (an unknown
+		// op inside mutate_and_repeat): the port must say so too.
+		cr := &conformance.CheckResult{Status: conformance.Pass, Want: want, Got: got.text}
+		if got.baseKind() == "not_implemented" {
+			return agree, cr
+		}
+		cr.Status, cr.Message = conformance.Fail, "want not_implemented, got "+got.kind()
 		return disagree, cr
 	}
 	if bytes.Equal(want, got.text) {
@@ -214,7 +293,7 @@ func compare(want []byte, got outcome, diff conformance.DiffFunc) (verdict, *con
 // when they agree or target answered not_implemented.
 func Disagreement(reference, target conformance.Target, call []byte) string {
 	want, got := callTarget(reference, call), callTarget(target, call)
-	if v, _ := compare(want.text, got, nil); v != disagree {
+	if v, _ := compare(want, got, nil); v != disagree {
 		return ""
 	}
 	return kindOf(want, got)

@@ -24,6 +24,10 @@ const (
 	brokenPortBudget = 3000 // calls to find a broken port's bug
 	ownPortBudget    = 3000 // calls that must find nothing
 	gateShrinkBudget = 3000
+	// A sequence's shrink starts a port for every try: a Python start costs
+	// about 0.1 s of CPU, far more on a loaded machine.
+	gateSequenceBudget = 40
+	maxSequenceSteps   = 3
 )
 
 var (
@@ -81,7 +85,8 @@ func TestFuzzFindsBrokenPorts(t *testing.T) {
 			t.Parallel()
 			newTarget := pythonTarget(t, py, script)
 			res, err := fuzz.Run(context.Background(), fuzz.Options{
-				Calls: brokenPortBudget, Seed: gateSeed, StopAtFirst: true, ShrinkBudget: gateShrinkBudget, NewTarget: newTarget,
+				Calls: brokenPortBudget, Seed: gateSeed, StopAtFirst: true, ShrinkBudget: gateShrinkBudget, SequenceBudget: gateSequenceBudget,
+				NewTarget: newTarget,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -92,7 +97,14 @@ func TestFuzzFindsBrokenPorts(t *testing.T) {
 			cx := res.Counterexamples[0]
 			tools, fields, widest := callShape(t, cx.Call)
 			overLimit := tools == 1 && widest == fields && fields > 30
-			if tools > 2 || fields > 3 && !overLimit {
+			if steps := cx.Steps(); steps != nil {
+				// A port with state between calls: the run of calls must
+				// shrink to a few, on one fresh port.
+				if len(steps) > maxSequenceSteps {
+					t.Errorf("%s (%s) shrank to a sequence of %d calls, want at most %d", cx.ID, cx.Kind, len(steps), maxSequenceSteps)
+				}
+				t.Logf("sequence of %d calls (from %d, %d port starts)", len(steps), cx.History, cx.Tries)
+			} else if tools > 2 || fields > 3 && !overLimit {
 				// Some bugs need more (three tools to interleave two
 				// families): then no tool can go.
 				if needed := toolsNeeded(t, newTarget, cx); needed != tools {
@@ -108,17 +120,15 @@ func TestFuzzFindsBrokenPorts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkCaseFile(t, cx.ID, data, text)
+			checkCaseFile(t, cx, data, text)
 			suite, err := fuzz.LoadDir(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			port := newTarget()
-			defer port.Close()
-			if rep := fuzz.RunSuite(port, suite, nil); failed(rep) != 1 {
+			if rep := fuzz.RunSuite(func() conformance.Target { return newTarget() }, suite, nil); failed(rep) != 1 {
 				t.Errorf("the written case against the port: %s, want 1 failed", rep.Summary())
 			}
-			if rep := fuzz.RunSuite(fuzz.Reference("test"), suite, nil); passed(rep) != 1 || !rep.OK() {
+			if rep := fuzz.RunSuite(func() conformance.Target { return fuzz.Reference("test") }, suite, nil); passed(rep) != 1 || !rep.OK() {
 				t.Errorf("the written case against the built-in implementation: %s, want 1 passed", rep.Summary())
 			}
 			t.Logf("call %d: %s; shrunk in %d calls to %s (text case: %v)", cx.Index, cx.Kind, cx.Tries, cx.Call, text)

@@ -53,40 +53,49 @@ func (u unknownKeysAsValues) Call(call []byte) ([]byte, error) {
 
 func (unknownKeysAsValues) Close() error { return nil }
 
-// schemas compiles conformance/case.schema.json and
-// conformance/text.schema.json with a real JSON Schema validator.
-func schemas(t *testing.T) (contract, text *jsonschema.Schema) {
+// schemas compiles conformance/case.schema.json,
+// conformance/text.schema.json and conformance/sequence.schema.json (which
+// refers to both) with a real JSON Schema validator.
+func schemas(t *testing.T) (contract, text, sequence *jsonschema.Schema) {
 	t.Helper()
 	c := jsonschema.NewCompiler()
-	compile := func(name string) *jsonschema.Schema {
+	names := []string{"case.schema.json", "text.schema.json", "sequence.schema.json"}
+	for _, name := range names {
 		f, err := os.Open(filepath.Join("..", "..", "conformance", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
 		doc, err := jsonschema.UnmarshalJSON(f)
+		f.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.AddResource(name, doc); err != nil {
+		if err := c.AddResource("https://github.com/catalogkit/catalogkit/conformance/"+name, doc); err != nil {
 			t.Fatal(err)
 		}
-		sch, err := c.Compile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sch
 	}
-	return compile("case.schema.json"), compile("text.schema.json")
+	var out []*jsonschema.Schema
+	for _, name := range names {
+		sch, err := c.Compile("https://github.com/catalogkit/catalogkit/conformance/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sch)
+	}
+	return out[0], out[1], out[2]
 }
 
 // checkCaseFile validates a case file written for a counterexample against
 // the schema of its kind.
-func checkCaseFile(t *testing.T, id string, data []byte, text bool) {
+func checkCaseFile(t *testing.T, cx *fuzz.Counterexample, data []byte, text bool) {
 	t.Helper()
-	contract, textSchema := schemas(t)
+	id := cx.ID
+	contract, textSchema, sequence := schemas(t)
 	sch, name := contract, "case.schema.json"
-	if text {
+	switch {
+	case cx.IsSequence():
+		sch, name = sequence, "sequence.schema.json"
+	case text:
 		sch, name = textSchema, "text.schema.json"
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
@@ -123,7 +132,7 @@ func TestCaseFilesMatchSchema(t *testing.T) {
 		} else {
 			contract++
 		}
-		checkCaseFile(t, cx.ID, data, text)
+		checkCaseFile(t, cx, data, text)
 	}
 	if contract < 2 || texts != 1 {
 		t.Errorf("%d contract case files and %d text case files written, want one for each of the 2 bugs at least, and 1", contract, texts)

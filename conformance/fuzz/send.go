@@ -1,0 +1,122 @@
+package fuzz
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/catalogkit/catalogkit/conformance"
+)
+
+// A pipeliner is a target that takes several lines in flight: a
+// [*conformance.Port].
+type pipeliner interface {
+	SendLine(build func(seq int64) []byte) (int64, error)
+	ReceiveReply(seq int64) ([]byte, error)
+	Exchange(line []byte) ([]byte, error)
+}
+
+// The fuzzer keeps at most window lines, and at most windowBytes bytes of
+// them, in flight to a port; a longer line goes alone. The replies to the
+// lines in flight are at most a few times as long as they are, well within
+// what the pipes between the runner and the port hold, so neither side
+// ever waits for the other to read.
+const (
+	window      = 8
+	windowBytes = 16 << 10
+)
+
+// reference returns the reference's outcome for a sample.
+func referenceOutcome(ref conformance.Target, s sample, call []byte) outcome {
+	if s.corner != nil {
+		return cornerOutcome(ref, s.corner, call)
+	}
+	return send(ref, call, s.line)
+}
+
+// cornerOutcome returns what target, behind [conformance.Serve], answers
+// to the corner's line after the hello, with seq 1: how an implementation
+// in-process answers a protocol corner.
+func cornerOutcome(t conformance.Target, c *corner, call []byte) outcome {
+	if t == nil {
+		t = referenceTarget()
+	}
+	in := []byte(`{"type":"hello","protocol":"` + conformance.Protocol + `"}` + "\n")
+	in = append(append(in, c.build(call, 1)...), '\n')
+	var out bytes.Buffer
+	conformance.Serve(bytes.NewReader(in), &out, t, t.Info())
+	lines := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
+	return replyOutcome(lines[len(lines)-1], 1, c.runnerSeq || !c.ownSeq())
+}
+
+// A flight is a line sent to a port whose reply has not been read.
+type flight struct {
+	index int
+	s     sample
+	call  []byte
+	seq   int64
+	probe int64 // the seq of the probe sent after a corner; 0 if none
+	err   error // the line could not be sent
+	want  outcome
+}
+
+// start sends a sample's line (and, after a corner, the probe) to p.
+func start(p pipeliner, index int, s sample, call []byte) *flight {
+	f := &flight{index: index, s: s, call: call}
+	f.seq, f.err = p.SendLine(func(seq int64) []byte { return s.build(call, seq) })
+	if f.err == nil && s.corner != nil {
+		f.probe, _ = p.SendLine(func(seq int64) []byte { return (*lineMutation)(nil).build(probeCall, seq) })
+	}
+	return f
+}
+
+// finish reads the reply of a flight (and of its probe).
+func (f *flight) finish(p pipeliner) outcome {
+	if f.err != nil {
+		return failed(f.err)
+	}
+	line, err := p.ReceiveReply(f.seq)
+	if f.probe != 0 {
+		p.ReceiveReply(f.probe)
+	}
+	if err != nil {
+		return failed(err)
+	}
+	o := replyOutcome(line, f.seq, true)
+	if f.s.corner == nil {
+		o.seq = "" // the transport checked it
+	}
+	return o
+}
+
+// failed is the outcome of a line that got no reply.
+func failed(err error) outcome {
+	var te *conformance.TransportError
+	if !errors.As(err, &te) {
+		te = &conformance.TransportError{Status: conformance.Error, Message: err.Error()}
+	}
+	return outcome{err: te}
+}
+
+// sendSample sends one sample to t and returns its outcome: to a port as
+// the fuzzer sends it (a corner with its own seq alone, with Exchange), to
+// an in-process target through [send], or behind [conformance.Serve] for
+// a corner.
+func sendSample(t conformance.Target, s sample, call []byte) outcome {
+	p, ok := t.(pipeliner)
+	switch {
+	case ok && s.corner != nil && s.corner.ownSeq():
+		line, err := p.Exchange(s.corner.build(call, 0))
+		if err != nil {
+			return failed(err)
+		}
+		return replyOutcome(line, 0, false)
+	case ok:
+		return start(p, 0, s, call).finish(p)
+	case s.corner != nil:
+		return cornerOutcome(t, s.corner, call)
+	}
+	return send(t, call, s.line)
+}
+
+// lineBytes estimates a sample's line length, for the window.
+func lineBytes(call []byte) int { return len(call) + 64 }

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+# BROKEN: keeps its nesting counter across lines: a refused line leaves the message it was reading counted as open, so every later line reaches the depth limit one level sooner.
+"""A deliberately broken Python port: the real one with one behaviour changed.
+
+Its reader counts open containers in a module-level counter that is reset
+only when a line has been read to its end; a line refused part way leaves
+the message object it had opened counted. Every call alone, on a fresh
+port, is answered right: only a run of calls shows the bug, which is what
+conform --fuzz's sequence cases are for. See README.md in this directory.
+"""
+
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+import catalog_port  # noqa: E402
+
+_decode = catalog_port.decode
+_left_open = 0  # containers still counted from the lines refused so far
+
+
+def decode(raw):
+    global _left_open
+    try:
+        value, problems = _decode(raw)
+    except ValueError:
+        _left_open += 1
+        raise
+    if not problems and catalog_port.depth(value) + _left_open > catalog_port.MAX_DEPTH:
+        problems.append("nesting deeper than %d" % catalog_port.MAX_DEPTH)
+    if problems:
+        _left_open += 1
+    return value, problems
+
+
+catalog_port.decode = decode
+
+
+if __name__ == "__main__":
+    sys.exit(catalog_port.main())
