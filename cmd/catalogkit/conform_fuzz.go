@@ -69,16 +69,19 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	}
 	ctx, sig, stop := signalContext()
 	defer stop()
+	var ports portSet
+	go ports.abortOnSignal(ctx, sig)
 	progress := c.progressLine()
 	res, err := fuzz.Run(ctx, fuzz.Options{
 		Calls: f.calls, Seed: f.seed, Jobs: f.jobs,
 		NewTarget: func() fuzz.Target {
-			return &conformance.Port{Command: port.Command, StartupTimeout: port.StartupTimeout, CallTimeout: port.CallTimeout, MaxReply: port.MaxReply}
+			return ports.add(&conformance.Port{Command: port.Command, StartupTimeout: port.StartupTimeout, CallTimeout: port.CallTimeout, MaxReply: port.MaxReply})
 		},
 		Reference: fuzz.Reference(buildVersion()),
 		Diff:      conformance.LineDiff, // deterministic, unlike go-cmp's
 		Progress:  progress,
 	})
+	ports.end()
 	if err != nil {
 		if s := sig(); s != 0 {
 			return s
@@ -155,12 +158,24 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 		}
 	}
 	var target conformance.Target = fuzz.Reference(buildVersion())
+	sig := func() int { return 0 }
 	if command != nil {
-		port := &conformance.Port{Command: command, StartupTimeout: startup, CallTimeout: call}
-		defer port.Close()
+		// A signal ends the port at once, and the run with 130 or 143.
+		ctx, got, stop := signalContext()
+		defer stop()
+		var ports portSet
+		go ports.abortOnSignal(ctx, got)
+		sig = got
+		port := ports.add(&conformance.Port{Command: command, StartupTimeout: startup, CallTimeout: call})
 		target = port
+		defer ports.end()
+		defer port.Close()
 	}
 	report := fuzz.RunSuite(target, suite, runner.Diff)
+	if s := sig(); s != 0 {
+		c.printError("", "interrupted: the port and every process it started were ended")
+		return s
+	}
 	write := report.WriteText
 	switch format {
 	case "json":

@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -137,19 +138,16 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 	reap := setProcessGroup(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
-	}
-	if err := cmd.Start(); err != nil {
-		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
-	}
-	events, derr := decodeEvents(out)
-	io.Copy(io.Discard, out)
-	werr := cmd.Wait()
+	events, derr, werr := runEvents(v.ctx, cmd)
 	reap()
+	if cmd.Process == nil {
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: werr}}
+	}
 	if v.ctx.Err() != nil {
 		return []*archive.Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted while running the tests", Err: v.ctx.Err()}}
+	}
+	if errors.Is(derr, errOutputHeld) || errors.Is(werr, exec.ErrWaitDelay) {
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: errOutputHeld.Error() + " (reading stopped there)"}}
 	}
 	if derr != nil {
 		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "go test -json output is not test2json events", Err: derr}}
