@@ -8,7 +8,8 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // WriteText writes the report for people: a line naming the implementation,
@@ -16,14 +17,14 @@ import (
 // not pass the failing call and its (-want +got) diff or what happened, one
 // line for the cases not run after the port failed, and the final line "N
 // passed, N failed" (", N skipped" when any were). Everything a port
-// controls (its name, stderr, messages, details) is escaped by [Printable],
+// controls (its name, stderr, messages, details) is escaped by [termsafe.Printable],
 // so that nothing it sends reaches the terminal as a control sequence.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	if r.Port.Name == "" {
 		fmt.Fprintf(&b, "port: no handshake\n")
 	} else {
-		fmt.Fprintf(&b, "port: %s %s (%s)\n", Printable(r.Port.Name), Printable(r.Port.Version), Printable(r.Port.Language))
+		fmt.Fprintf(&b, "port: %s %s (%s)\n", termsafe.Printable(r.Port.Name), termsafe.Printable(r.Port.Version), termsafe.Printable(r.Port.Language))
 	}
 	notRun := 0
 	for _, c := range r.Cases {
@@ -35,28 +36,28 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "%-7s %s\n", c.Status, c.ID)
 			continue
 		}
-		fmt.Fprintf(&b, "%-7s %s: %s\n", c.Status, c.ID, Printable(c.Message))
+		fmt.Fprintf(&b, "%-7s %s: %s\n", c.Status, c.ID, termsafe.Printable(c.Message))
 		for _, chk := range c.Checks {
 			if chk.Status == Pass {
 				continue
 			}
 			fmt.Fprintf(&b, "    check %d", chk.Index)
 			if chk.Note != "" {
-				fmt.Fprintf(&b, " (%s)", Printable(chk.Note))
+				fmt.Fprintf(&b, " (%s)", termsafe.Printable(chk.Note))
 			}
-			fmt.Fprintf(&b, "\n    call: %s\n", Printable(string(chk.Call)))
+			fmt.Fprintf(&b, "\n    call: %s\n", termsafe.Printable(string(chk.Call)))
 			switch {
 			case chk.Diff != "":
-				fmt.Fprintf(&b, "    (-want +got):\n%s", indent(PrintableLines(chk.Diff), "        "))
+				fmt.Fprintf(&b, "    (-want +got):\n%s", indent(termsafe.PrintableLines(chk.Diff), "        "))
 				if chk.Detail != "" {
-					fmt.Fprintf(&b, "    detail: %s\n", Printable(chk.Detail))
+					fmt.Fprintf(&b, "    detail: %s\n", termsafe.Printable(chk.Detail))
 				}
 			case chk.Message != "":
-				fmt.Fprintf(&b, "    %s: %s\n", strings.ToLower(string(chk.Status)), Printable(chk.Message))
+				fmt.Fprintf(&b, "    %s: %s\n", strings.ToLower(string(chk.Status)), termsafe.Printable(chk.Message))
 			}
 		}
 		if c.Stderr != "" {
-			fmt.Fprintf(&b, "    stderr (tail):\n%s", indent(PrintableLines(c.Stderr), "        "))
+			fmt.Fprintf(&b, "    stderr (tail):\n%s", indent(termsafe.PrintableLines(c.Stderr), "        "))
 		}
 	}
 	if notRun > 0 {
@@ -77,60 +78,6 @@ func plural(n int, noun string) string {
 	return noun + "s"
 }
 
-// Printable returns s with every byte or character that could act on a
-// terminal escaped, Go style: control characters (NUL, ESC, CR, tab, DEL,
-// and the C1 range) as \x00 or \u0085, bidirectional formatting characters
-// as \u202e, and each byte of invalid UTF-8 as \xff. Backslashes are left
-// alone: the result is for reading, not for decoding.
-func Printable(s string) string { return printable(s, false) }
-
-// PrintableLines is [Printable] for multi-line text such as a port's
-// stderr: it keeps newlines and tabs.
-func PrintableLines(s string) string { return printable(s, true) }
-
-func printable(s string, lines bool) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || unsafeRune(r) && !(lines && (r == '\n' || r == '\t')) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case lines && (r == '\n' || r == '\t'):
-			b.WriteRune(r)
-		case r < 0x80 && unsafeRune(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafeRune(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// unsafeRune reports whether r could act on a terminal or reorder the text
-// around it.
-func unsafeRune(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, 0x80 <= r && r < 0xa0:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, 0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
-		return true // bidirectional formatting
-	}
-	return false
-}
-
 // writeText writes the text level's part of the text report: a heading,
 // then one line per text case, and for one that did not pass its line, the
 // (-want +got) diff or what happened.
@@ -148,20 +95,20 @@ func (t *TextReport) writeText(b *strings.Builder) {
 			fmt.Fprintf(b, "%-7s %s\n", c.Status, c.ID)
 			continue
 		}
-		fmt.Fprintf(b, "%-7s %s: %s\n", c.Status, c.ID, Printable(c.Message))
+		fmt.Fprintf(b, "%-7s %s: %s\n", c.Status, c.ID, termsafe.Printable(c.Message))
 		for _, chk := range c.Checks {
 			if chk.Line != "" {
-				fmt.Fprintf(b, "    line: %s\n", Printable(chk.Line))
+				fmt.Fprintf(b, "    line: %s\n", termsafe.Printable(chk.Line))
 			}
 			switch {
 			case chk.Diff != "":
-				fmt.Fprintf(b, "    (-want +got):\n%s", indent(PrintableLines(chk.Diff), "        "))
+				fmt.Fprintf(b, "    (-want +got):\n%s", indent(termsafe.PrintableLines(chk.Diff), "        "))
 			case chk.Message != "":
-				fmt.Fprintf(b, "    %s: %s\n", strings.ToLower(string(chk.Status)), Printable(chk.Message))
+				fmt.Fprintf(b, "    %s: %s\n", strings.ToLower(string(chk.Status)), termsafe.Printable(chk.Message))
 			}
 		}
 		if c.Stderr != "" {
-			fmt.Fprintf(b, "    stderr (tail):\n%s", indent(PrintableLines(c.Stderr), "        "))
+			fmt.Fprintf(b, "    stderr (tail):\n%s", indent(termsafe.PrintableLines(c.Stderr), "        "))
 		}
 	}
 }
@@ -201,26 +148,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
-	_, err := w.Write(escapeUnsafe(b.Bytes(), `\u%04x`))
+	_, err := w.Write(termsafe.JSON(b.Bytes()))
 	return err
-}
-
-// escapeUnsafe rewrites, in valid UTF-8 text, every character at or above
-// DEL that [unsafeRune] names with format: a JSON or XML escape that keeps
-// the character's meaning.
-func escapeUnsafe(text []byte, format string) []byte {
-	var out []byte
-	last := 0
-	for i, r := range string(text) {
-		if r >= 0x7f && unsafeRune(r) {
-			out = fmt.Appendf(append(out, text[last:i]...), format, r)
-			last = i + utf8.RuneLen(r)
-		}
-	}
-	if out == nil {
-		return text
-	}
-	return append(out, text[last:]...)
 }
 
 // WriteJUnit writes the report as JUnit XML, one testcase per case: FAIL as
@@ -310,7 +239,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		return err
 	}
 	b.WriteString("\n")
-	_, err := w.Write(escapeUnsafe(b.Bytes(), "&#x%X;"))
+	_, err := w.Write(termsafe.Escape(b.Bytes(), "&#x%X;"))
 	return err
 }
 

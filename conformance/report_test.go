@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // hostileTarget is a port whose every word is made to act on a terminal:
@@ -88,7 +90,7 @@ func unsafeByte(out []byte) string {
 		return "invalid UTF-8"
 	}
 	for i, r := range string(out) {
-		if r != '\n' && r != '\t' && unsafeRune(r) {
+		if r != '\n' && r != '\t' && termsafe.Unsafe(r) {
 			return fmt.Sprintf("raw %+q at byte %d", r, i)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 const conformExample = `catalogkit conform
@@ -117,7 +118,7 @@ func runConform(c *cli, args []string) int {
 		runner.Target = conformance.GoTarget(buildVersion())
 	} else {
 		if err := checkCommand(command[0]); err != nil {
-			c.printError(err.hint, "could not start the port %q: %v", conformance.Printable(command[0]), err.err)
+			c.printError(err.hint, "could not start the port %q: %v", termsafe.Printable(command[0]), err.err)
 			return 3 // could not run
 		}
 		if maxReply == 0 {
@@ -155,7 +156,7 @@ func runConform(c *cli, args []string) int {
 	if report.Fatal != "" {
 		// A port that cannot start or fails its handshake stops the run:
 		// say so once, where errors go, with what it wrote to stderr.
-		c.printError(fatalHint(report.Fatal), "%s%s", conformance.Printable(report.Fatal), fatalStderr(report))
+		c.printError(fatalHint(report.Fatal), "%s%s", termsafe.Printable(report.Fatal), fatalStderr(report))
 		return 3 // could not run
 	}
 	if !report.OK() {
@@ -275,7 +276,7 @@ func fatalHint(fatal string) string {
 func fatalStderr(r *conformance.Report) string {
 	for _, c := range r.Cases {
 		if c.NotRun && c.Stderr != "" {
-			text := strings.TrimRight(conformance.PrintableLines(c.Stderr), "\n")
+			text := strings.TrimRight(termsafe.PrintableLines(c.Stderr), "\n")
 			return "\nstderr of the port (tail):\n    " + strings.ReplaceAll(text, "\n", "\n    ")
 		}
 	}

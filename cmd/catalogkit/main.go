@@ -25,7 +25,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // The exit statuses (see the package documentation).
@@ -225,7 +225,7 @@ func (c *cli) cannotRun(hint, format string, args ...any) int {
 func (c *cli) printError(hint, format string, args ...any) {
 	// Messages quote paths, archive names and git's words: none of their
 	// control characters reaches the terminal.
-	fmt.Fprint(c.stderr, conformance.PrintableLines(fmt.Sprintf("catalogkit: error: "+format+"\n", args...)))
+	fmt.Fprint(c.stderr, termsafe.PrintableLines(fmt.Sprintf("catalogkit: error: "+format+"\n", args...)))
 	if hint != "" {
 		fmt.Fprintf(c.stderr, "hint: %s\n", hint)
 	}

@@ -118,3 +118,48 @@ func TestPasswordFileReadable(t *testing.T) {
 		}
 	}
 }
+
+// TestPackSignUnderHook packs and signs one checkout with git's variables
+// pointing at another repository, as they do inside a git hook run in that
+// other repository: the provenance and the trusted comment must name the
+// commit of the checkout packed, since every git question catalogkit asks
+// clears them.
+func TestPackSignUnderHook(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	keys := testKeyFiles(t)
+	sec := filepath.Join(t.TempDir(), "test.key")
+	if err := os.WriteFile(sec, keys["test.key"], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tree := gitCheckout(t, smallTree)
+	other := gitCheckout(t, map[string]string{"other.txt": "another repository\n"})
+	head := func(dir string) string {
+		cmd := exec.Command("git", "-C", dir, "rev-parse", "HEAD")
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git rev-parse HEAD in %s: %v", dir, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	want, otherCommit := head(tree), head(other)
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	t.Setenv("GIT_WORK_TREE", other)
+	t.Setenv("GIT_INDEX_FILE", filepath.Join(other, ".git", "index"))
+	out := filepath.Join(t.TempDir(), "dist")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"pack", "--dir", tree, "--sign", sec, "--out", out}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("pack --sign under a hook's GIT_DIR: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	for _, file := range []string{"catalogkit-0.1.0.provenance.json", "SHA256SUMS.minisig"} {
+		data, err := os.ReadFile(filepath.Join(out, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), want) || strings.Contains(string(data), otherCommit) {
+			t.Errorf("%s names commit %s of the hook's repository or not %s of the checkout packed:\n%s", file, otherCommit, want, data)
+		}
+	}
+}

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -84,13 +84,14 @@ func runVerify(c *cli, args []string) int {
 
 	pubs, kerr := keys.load()
 	var ae *archive.Error
+	atHash := fmt.Sprintf("step %d (%s)", verify.StepNumber(verify.StepHash), verify.StepHash)
 	switch {
 	case errors.As(kerr, &ae) && (ae.Code == archive.CodeIO || ae.Code == verify.CodeNotFile):
 		return c.cannotRun("give the public key file (a minisign .pub file) you trust", "cannot read --key: %v", kerr)
 	case errors.As(kerr, &ae):
-		return c.errorf("give the catalogkit public key (a minisign .pub file) you trust", "verification failed at step 1 (hash), nothing read: %v [%s]", kerr, ae.Code)
+		return c.errorf("give the catalogkit public key (a minisign .pub file) you trust", "verification failed at %s, nothing read: %v [%s]", atHash, kerr, ae.Code)
 	case kerr != nil:
-		return c.errorf("give the catalogkit public key (a minisign .pub file) you trust", "verification failed at step 1 (hash), nothing read: %v", kerr)
+		return c.errorf("give the catalogkit public key (a minisign .pub file) you trust", "verification failed at %s, nothing read: %v", atHash, kerr)
 	}
 
 	ctx, stop, signalled := interruptible()
@@ -111,9 +112,7 @@ func runVerify(c *cli, args []string) int {
 	}
 	rep := verify.Verify(ctx, path, opts)
 	if *asJSON {
-		enc := json.NewEncoder(c.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := rep.WriteJSON(c.stdout); err != nil {
 			c.printError("", "failed to write report: %v", err)
 			return 3
 		}

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
+
+	"github.com/catalogkit/catalogkit/internal/gitcmd"
 )
 
 // CheckCheckout reports, when dir is the top of a git checkout (it has a
@@ -22,16 +22,10 @@ import (
 // git cannot answer (not installed, "dubious ownership" when run as another
 // user, a broken repository), the check refuses with [CodeGitFailed] and
 // git's own words rather than pack files it could not check.
+//
+// git runs isolated from the caller's git configuration and GIT_ variables
+// (package gitcmd), so that its answer is about dir alone.
 func CheckCheckout(dir string) error {
-	return checkCheckout(dir, nil)
-}
-
-// checkCheckout is CheckCheckout with git run in the environment env (nil:
-// this process's, less gitLocation).
-func checkCheckout(dir string, env []string) error {
-	git := func(dir string, args ...string) ([]byte, error) {
-		return runGit(context.Background(), env, dir, args...)
-	}
 	if _, err := os.Lstat(filepath.Join(dir, ".git")); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err != nil {
@@ -76,39 +70,7 @@ func gitFailed(err error) error {
 }
 
 func git(dir string, args ...string) ([]byte, error) {
-	return runGit(context.Background(), nil, dir, args...)
-}
-
-// gitLocation lists the variables that point git at another repository,
-// work tree or index than the one in dir (git sets some of them for its
-// hooks): git never gets them from pack, so that it answers about dir.
-var gitLocation = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE",
-	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX"}
-
-// runGit runs git -C dir args with the environment env (nil: this
-// process's, less gitLocation). Its error names the arguments and git's
-// own words.
-func runGit(ctx context.Context, env []string, dir string, args ...string) ([]byte, error) {
-	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	if env == nil {
-		for _, kv := range os.Environ() {
-			if k, _, _ := strings.Cut(kv, "="); !slices.Contains(gitLocation, k) {
-				env = append(env, kv)
-			}
-		}
-	}
-	cmd.Env = env
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		why := strings.TrimSpace(stderr.String())
-		if why == "" {
-			why = err.Error()
-		}
-		return nil, errors.New("git " + strings.Join(args, " ") + ": " + why)
-	}
-	return out, nil
+	return gitcmd.Run(context.Background(), dir, args...)
 }
 
 func nulSet(b []byte) map[string]bool {

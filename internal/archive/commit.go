@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/catalogkit/catalogkit/internal/gitcmd"
 )
 
 // CodeRebuildSource is the refusal of a rebuild's source: not a git
@@ -61,7 +63,7 @@ func PackCommit(ctx context.Context, c Commit, scratch string, w io.Writer, opts
 		{tree, []string{"-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", c.Hash}},
 	}
 	for _, s := range steps {
-		if _, err := runGit(ctx, isolated(), s.dir, s.args...); err != nil {
+		if _, err := gitcmd.Run(ctx, s.dir, s.args...); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -71,21 +73,8 @@ func PackCommit(ctx context.Context, c Commit, scratch string, w io.Writer, opts
 	// The clean-checkout check runs with the same isolated git: a user's
 	// filter or core.fsmonitor must neither run nor make the fresh clone
 	// look changed.
-	if err := checkCheckout(tree, isolated()); err != nil {
+	if err := CheckCheckout(tree); err != nil {
 		return nil, err
 	}
 	return Pack(ctx, tree, w, opts)
-}
-
-// isolated is the environment of the git commands that make a rebuild's
-// checkout: the caller's, without git's system and global configuration
-// (and any GIT_ variable that could point git elsewhere).
-func isolated() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GIT_") {
-			env = append(env, kv)
-		}
-	}
-	return append(env, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0")
 }

@@ -1,12 +1,12 @@
 package provenance
 
 import (
-	"bytes"
+	"context"
 	"fmt"
-	"os/exec"
 	"runtime/debug"
 	"strings"
 
+	"github.com/catalogkit/catalogkit/internal/gitcmd"
 	"github.com/catalogkit/catalogkit/internal/sign"
 )
 
@@ -39,7 +39,9 @@ type Checkout struct {
 	Clean  bool   // no staged, changed or untracked (not ignored) files
 }
 
-// ReadCheckout reads HEAD and whether the work tree is clean, with git.
+// ReadCheckout reads HEAD and whether the work tree is clean, with git run
+// as the packager's own checks run it (package gitcmd): a GIT_DIR set by a
+// hook cannot make it read another repository.
 func ReadCheckout(dir string) (Checkout, error) {
 	head, err := git(dir, "rev-parse", "--verify", "HEAD^{commit}")
 	if err != nil {
@@ -53,12 +55,5 @@ func ReadCheckout(dir string) (Checkout, error) {
 }
 
 func git(dir string, args ...string) ([]byte, error) {
-	var stderr bytes.Buffer
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s in %s: %v: %s", strings.Join(args, " "), dir, err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return gitcmd.Run(context.Background(), dir, args...)
 }

@@ -28,6 +28,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -44,6 +45,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/catalogkit/catalogkit/internal/gitcmd"
 	"github.com/catalogkit/catalogkit/internal/skipreport"
 )
 
@@ -168,7 +170,7 @@ func stampKey(command []string) (key, why string) {
 	if c == "" {
 		return "", "not a git checkout"
 	}
-	status, err := exec.Command("git", "status", "--porcelain", "--untracked-files=normal").Output()
+	status, err := gitcmd.Run(context.Background(), ".", "status", "--porcelain", "--untracked-files=normal")
 	if err != nil {
 		return "", "git status failed"
 	}
@@ -184,7 +186,7 @@ func stampKey(command []string) (key, why string) {
 
 // commit returns the checked-out commit, or "" outside git.
 func commit() string {
-	out, err := exec.Command("git", "rev-parse", "--verify", "HEAD").Output()
+	out, err := gitcmd.Run(context.Background(), ".", "rev-parse", "--verify", "HEAD")
 	if err != nil {
 		return ""
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-// A dirHandle is an open folder of the extracted tree, in which steps 3 and
-// 4 create and read files by their last name element. On Linux it uses the
+// A dirHandle is an open folder of the extracted tree, in which the extract and
+// manifest steps create and read files by their last name element. On Linux it uses the
 // folder's descriptor directly: each file costs one openat (never following
 // a link), its reads or writes, and a close. An *os.File would add four
 // fcntl calls and a failed epoll_ctl per file, to set up non-blocking I/O

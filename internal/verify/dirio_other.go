@@ -13,8 +13,8 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-// A dirHandle is an open folder of the extracted tree, in which steps 3 and
-// 4 create and read files by their last name element (an [os.Root], so
+// A dirHandle is an open folder of the extracted tree, in which the extract and
+// manifest steps create and read files by their last name element (an [os.Root], so
 // never through a link).
 type dirHandle struct{ r *os.Root }
 

@@ -5,7 +5,7 @@ import "github.com/catalogkit/catalogkit/internal/archive"
 // The codes this package adds to package archive's. Codes are the stable
 // API: tests and automation match them, never message text.
 
-// Step 1, archive hash.
+// The hash step, archive hash.
 const (
 	CodeArchiveHash  archive.Code = "archive_hash_mismatch" // the archive's SHA-256 is not the expected one
 	CodeSumsSyntax   archive.Code = "sums_syntax"           // the SHA256SUMS file is not in sha256sum format
@@ -15,19 +15,19 @@ const (
 	CodeKeyNeedsSums archive.Code = "key_needs_sums"        // --key given without --sums
 	// CodeProvenanceKey: the provenance is signed by another key than SHA256SUMS.
 	CodeProvenanceKey archive.Code = "PROVENANCE_KEY"
-	// CodeCommentTree (step 4): the files' tree hash is not the one the
+	// CodeCommentTree (the manifest step): the files' tree hash is not the one the
 	// signed trusted comment names.
 	CodeCommentTree archive.Code = "TRUSTED_COMMENT_TREE"
 	// A refusal of a signature or provenance keeps package sign's or
 	// provenance's upper-case code (BAD_SIGNATURE, UNKNOWN_KEY, ...).
 )
 
-// Step 3, extraction.
+// The extract step, extraction.
 const (
 	CodeKeepDir archive.Code = "keep_dir" // --keep names a directory that is not empty
 )
 
-// Step 4, manifest against the files on disk.
+// The manifest step, manifest against the files on disk.
 const (
 	CodeManifestMissing archive.Code = "manifest_missing" // no catalogkit-<version>/MANIFEST.sha256
 	CodeHashMismatch    archive.Code = "hash_mismatch"    // a file whose SHA-256 is not the listed one
@@ -36,13 +36,13 @@ const (
 	CodeModeMismatch    archive.Code = "mode_mismatch"    // a file's executable bit disagrees with the manifest
 )
 
-// Step 5, repack.
+// The repack step, repack.
 const (
 	CodeRepackFailed   archive.Code = "repack_failed"   // the writer refused the extracted tree
 	CodeRepackMismatch archive.Code = "repack_mismatch" // the repacked bytes differ from the archive
 )
 
-// Step 6, tests.
+// The tests step, tests.
 const (
 	CodeNoGo        archive.Code = "no_go"        // no go command on PATH
 	CodeTestRun     archive.Code = "test_run"     // go test did not run to completion or its output was not JSON

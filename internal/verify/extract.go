@@ -20,7 +20,7 @@ import (
 // (O_EXCL, never following a link, in a folder nobody else can write), its
 // writes and a close. The mode is given at creation (0600, or 0700 for an executable),
 // so there is no chmod; there is no per-file sync either: the tree is
-// scratch, removed at the end, and step 4 reads back what is on disk.
+// scratch, removed at the end, and the manifest step reads back what is on disk.
 func (v *verifier) stepExtract(s *StepResult) []*archive.Error {
 	root, problems := v.arch.CheckNames()
 	if len(problems) > 0 {

@@ -15,23 +15,63 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-// inMemory is the largest archive step 1 reads into memory, so that the
+// inMemory is the largest archive the hash step reads into memory, so that the
 // later steps parse exactly the bytes it hashed. A larger one is hashed as
 // it streams through one reused buffer (faulting in a fresh buffer of tens
 // of megabytes costs more system time than the hash itself) and read again
-// by the later steps; the repack's final SHA-256 comparison with step 1's
+// by the later steps; the repack's final SHA-256 comparison with the hash step's
 // then catches any change to the file in between.
 const inMemory = 8 << 20
 
-// stepHash opens the archive, checks that it is a regular file of a size the
-// format allows, computes its SHA-256 and compares it with the expected
-// value.
-func (v *verifier) stepHash(s *StepResult) []*archive.Error {
-	want, label, herr := v.expectedHash()
-	if herr != nil {
-		v.noExpected = true
-		return []*archive.Error{herr}
+// The hash step's checks, in the order of [steps]: the expected value and
+// its signature before a byte of the archive is read, then the archive's
+// own SHA-256, then what the signature's provenance and a rebuild add.
+
+// fromSums reports whether the expected hash comes from a SHA256SUMS file.
+func (v *verifier) fromSums() bool { return v.opts.SHA256 == "" && v.opts.SumsFile != "" }
+
+// readExpected reads the expected hash given as --sha256, or the
+// SHA256SUMS file that lists it.
+func (v *verifier) readExpected(*StepResult) []*archive.Error {
+	switch {
+	case v.opts.SHA256 != "":
+		want := strings.ToLower(v.opts.SHA256)
+		if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
+			return []*archive.Error{errf(CodeSumsSyntax, "", "--sha256 %q is not 64 hex digits", v.opts.SHA256)}
+		}
+		v.want, v.label = want, "--sha256"
+	case v.opts.SumsFile != "":
+		data, err := readSumsFile(v.opts.SumsFile)
+		if err != nil {
+			return []*archive.Error{err}
+		}
+		v.sums = data
+	case len(v.opts.Keys) > 0:
+		return []*archive.Error{errf(CodeKeyNeedsSums, "", "--key checks the signature of a SHA256SUMS file: give --sums too")}
 	}
+	return nil
+}
+
+// skipSumsEntry skips finding the archive's line when there is no
+// SHA256SUMS file.
+func (v *verifier) skipSumsEntry() (bool, string) { return !v.fromSums(), "" }
+
+// findSum finds the archive's line in the SHA256SUMS file.
+func (v *verifier) findSum(*StepResult) []*archive.Error {
+	want, err := parseSums(v.sums, v.opts.SumsFile, filepath.Base(v.rep.Archive))
+	if err != nil {
+		return []*archive.Error{err}
+	}
+	v.want, v.label = want, filepath.Base(v.opts.SumsFile)
+	if v.signer != "" {
+		v.label += " (signed by key " + v.signer + ")"
+	}
+	return nil
+}
+
+// readArchive opens the archive, checks that it is a regular file of a size
+// the format allows, and computes its SHA-256.
+func (v *verifier) readArchive(*StepResult) []*archive.Error {
 	f, fi, err := openRegular(v.rep.Archive, "archive")
 	if err != nil {
 		return []*archive.Error{err}
@@ -63,94 +103,53 @@ func (v *verifier) stepHash(s *StepResult) []*archive.Error {
 		return []*archive.Error{ioErr(v.rep.Archive, "reading archive", rerr)}
 	}
 	v.rep.Size, v.rep.SHA256 = n, got
+	return nil
+}
+
+// compareHash compares the archive's SHA-256 with the expected value.
+// Without one the step is not run, unless a rebuild gives the value.
+func (v *verifier) compareHash(s *StepResult) []*archive.Error {
+	got := v.rep.SHA256
 	switch {
-	case want == "" && v.opts.Rebuild != nil:
-		s.Summary = "archive sha256 " + got // the rebuild is the expected value
-	case want == "":
+	case v.want == "" && v.opts.Rebuild != nil:
+		s.say("archive sha256 " + got) // the rebuild is the expected value
+	case v.want == "":
 		s.Requested = false
-		s.Summary = "no --sha256, --sums or --rebuild given: the archive's identity was not checked (its sha256 is " + got + ")"
-	case got != want:
-		return []*archive.Error{errf(CodeArchiveHash, filepath.Base(v.rep.Archive), "sha256 is %s, %s says %s", got, label, want)}
+		s.say("no --sha256, --sums or --rebuild given: the archive's identity was not checked (its sha256 is " + got + ")")
+	case got != v.want:
+		return []*archive.Error{errf(CodeArchiveHash, filepath.Base(v.rep.Archive), "sha256 is %s, %s says %s", got, v.label, v.want)}
 	default:
-		s.Summary = "archive sha256 " + got + " matches " + label
-	}
-	if v.signer != "" {
-		said, perr := v.checkProvenance(got)
-		if perr != nil {
-			v.refused = true
-			return []*archive.Error{perr}
-		}
-		v.rep.SignedBy, v.rep.Commit = v.signer, v.signed.Commit
-		s.Summary += "; " + said
-	} else if v.opts.SumsFile != "" {
-		if _, err := os.Lstat(filepath.Join(filepath.Dir(v.opts.SumsFile), SumsSignature)); err == nil {
-			s.Summary += "; " + SumsSignature + " is beside it but was not checked: give --key with the maintainers' public key"
-		}
-	}
-	if v.opts.Rebuild != nil {
-		if err := v.stepRebuild(); err != nil {
-			return []*archive.Error{err}
-		}
-		s.Summary += "; " + v.rep.Rebuild.summary()
+		s.say("archive sha256 " + got + " matches " + v.label)
 	}
 	return nil
 }
 
-// hashStop says why the later steps did not run after step 1 failed.
-func (v *verifier) hashStop(s *StepResult) string {
-	switch c := s.Code(); {
-	case v.refused:
-		return "the release's signature or provenance did not check out (" + string(c) + "), so nothing in the archive was extracted or run"
-	case c == archive.CodeRebuildSource:
-		return "the rebuild's source could not be used (" + string(c) + "), so nothing in the archive was extracted or run"
-	case c == CodeRebuildRefused:
-		return "the rebuild's commit is not a tree the packager accepts (" + string(c) + "), so nothing in the archive was extracted or run"
-	case v.rep.Rebuild.failed():
-		return "the archive is not what its source commit packs to (" + string(c) + "), so nothing in it was extracted or run"
-	case c == CodeArchiveHash:
-		return "the archive hash did not match"
-	case v.noExpected:
-		return "the expected hash could not be read (" + string(c) + ")"
-	default:
-		return "the archive could not be read (" + string(c) + ")"
+// skipRebuild skips the rebuild when --rebuild was not given.
+func (v *verifier) skipRebuild() (bool, string) { return v.opts.Rebuild == nil, "" }
+
+// checkRebuild rebuilds the archive from its source commit ([verifier.rebuild]).
+func (v *verifier) checkRebuild(s *StepResult) []*archive.Error {
+	if err := v.rebuild(); err != nil {
+		return []*archive.Error{err}
 	}
+	s.say(v.rep.Rebuild.summary())
+	return nil
 }
 
-// expectedHash returns the expected hex hash and where it came from.
-func (v *verifier) expectedHash() (string, string, *archive.Error) {
-	if v.opts.SHA256 != "" {
-		want := strings.ToLower(v.opts.SHA256)
-		if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
-			return "", "", errf(CodeSumsSyntax, "", "--sha256 %q is not 64 hex digits", v.opts.SHA256)
-		}
-		return want, "--sha256", nil
+// rebuildStop says why the later steps did not run after the rebuild failed.
+func (v *verifier) rebuildStop(s *StepResult) string {
+	switch c := s.Code(); c {
+	case archive.CodeRebuildSource:
+		return "the rebuild's source could not be used (" + string(c) + ")" + nothingRun
+	case CodeRebuildRefused:
+		return "the rebuild's commit is not a tree the packager accepts (" + string(c) + ")" + nothingRun
+	default:
+		return "the archive is not what its source commit packs to (" + string(c) + "), so nothing in it was extracted or run"
 	}
-	if v.opts.SumsFile == "" {
-		if len(v.opts.Keys) > 0 {
-			return "", "", errf(CodeKeyNeedsSums, "", "--key checks the signature of a SHA256SUMS file: give --sums too")
-		}
-		return "", "", nil
-	}
-	data, err := readSumsFile(v.opts.SumsFile)
-	if err != nil {
-		return "", "", err
-	}
-	if len(v.opts.Keys) > 0 {
-		if err := v.checkSumsSignature(data); err != nil {
-			v.refused = true
-			return "", "", err
-		}
-	}
-	want, err := parseSums(data, v.opts.SumsFile, filepath.Base(v.rep.Archive))
-	label := filepath.Base(v.opts.SumsFile)
-	if v.signer != "" {
-		label += " (signed by key " + v.signer + ")"
-	}
-	return want, label, err
 }
 
 // HashFile returns the hex SHA-256 of everything r yields and its length:
-// step 1, exported for the benchmark.
+// the hash step, exported for the benchmark.
 func HashFile(r io.Reader) (string, int64, error) {
 	h := sha256.New()
 	buf := make([]byte, 1<<20)

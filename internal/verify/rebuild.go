@@ -15,7 +15,7 @@ import (
 	"github.com/catalogkit/catalogkit/internal/zipdiff"
 )
 
-// Step 1's rebuild codes.
+// The hash step's rebuild codes.
 const (
 	CodeRebuildMismatch archive.Code = "rebuild_mismatch" // the archive is not the bytes its commit packs to
 	CodeRebuildRefused  archive.Code = "rebuild_refused"  // the packager refuses the commit's tree
@@ -61,7 +61,7 @@ func ParseRebuild(arg string) (RebuildSource, error) {
 	return RebuildSource{}, fmt.Errorf("--rebuild %q: %q is not a folder: give your own git checkout of catalogkit, as DIR or DIR@REV", arg, dir)
 }
 
-// A Rebuild is what step 1 found rebuilding the archive (Report.Rebuild).
+// A Rebuild is what the hash step found rebuilding the archive (Report.Rebuild).
 type Rebuild struct {
 	Dir    string `json:"dir"`
 	Rev    string `json:"rev"`    // as given, or "HEAD", or the signed commit
@@ -77,17 +77,17 @@ type Rebuild struct {
 	DiffError string          `json:"diff_error,omitempty"`
 }
 
-// failed reports whether step 1 failed at the rebuild: it is the step's
+// failed reports whether the hash step failed at the rebuild: it is the step's
 // last check, so a rebuild that began and did not match is what failed.
 func (rb *Rebuild) failed() bool { return rb != nil && !rb.Identical }
 
-// stepRebuild packs the commit of Options.Rebuild from a clean clone and
-// compares its bytes with the archive's, which step 1 has just read and
+// rebuild packs the commit of Options.Rebuild from a clean clone and
+// compares its bytes with the archive's, which the hash step has just read and
 // hashed. It runs after the signature and provenance checks, so that
 // without a REV it rebuilds the commit the signed trusted comment names.
 // Nothing of the archive is extracted or executed: on a mismatch, package
 // zipdiff explains it from both files' bytes.
-func (v *verifier) stepRebuild() *archive.Error {
+func (v *verifier) rebuild() *archive.Error {
 	src := v.opts.Rebuild
 	rb := &Rebuild{Dir: src.Dir, Rev: src.Rev, Why: "given as " + src.Dir + "@" + src.Rev}
 	v.rep.Rebuild = rb
@@ -146,13 +146,13 @@ func (v *verifier) stepRebuild() *archive.Error {
 		c.Hash, src.Dir, signedNote, v.rep.Size, v.rep.SHA256, rb.Size, rb.SHA256)
 }
 
-// summary is step 1's words for a rebuild that matched.
+// summary is the hash step's words for a rebuild that matched.
 func (rb *Rebuild) summary() string {
 	return fmt.Sprintf("the same %d bytes as commit %s of %s packs to in a clean clone (%s)", rb.Size, rb.Commit, rb.Dir, rb.Why)
 }
 
 // writeDiff writes the explanation of a rebuild mismatch, indented under
-// step 1's errors.
+// the hash step's errors.
 func (rb *Rebuild) writeDiff(w io.Writer) {
 	var b bytes.Buffer
 	switch {

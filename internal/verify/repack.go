@@ -15,8 +15,8 @@ import (
 )
 
 // stepRepack packs the extracted tree again with the writer, on all cores,
-// and compares the bytes as they stream with the archive's as step 1 read
-// them, then their SHA-256 with step 1's.
+// and compares the bytes as they stream with the archive's as the hash step read
+// them, then their SHA-256 with the hash step's.
 func (v *verifier) stepRepack(s *StepResult) []*archive.Error {
 	repack := v.opts.Repack
 	if repack == nil {
@@ -43,7 +43,7 @@ func (v *verifier) stepRepack(s *StepResult) []*archive.Error {
 	case res.TreeHash != v.rep.TreeHash:
 		return []*archive.Error{errf(CodeRepackMismatch, v.root, "repacked tree hash %s, manifest's %s", res.TreeHash, v.rep.TreeHash)}
 	case got != v.rep.SHA256:
-		// Same bytes as the file now, but not as hashed in step 1: the file changed.
+		// Same bytes as the file now, but not as hashed in the hash step: the file changed.
 		return []*archive.Error{errf(CodeRepackMismatch, "", "repacked sha256 %s is not the archive's %s: the archive changed during verification", got, v.rep.SHA256)}
 	}
 	s.Summary = fmt.Sprintf("repacking the extracted tree gives the same %d bytes (sha256 %s)", cw.n, got)

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // Status is the outcome of one step.
@@ -36,6 +36,17 @@ func (s *StepResult) Code() archive.Code {
 	return s.Errors[0].Code
 }
 
+// say adds a phrase to the step's summary.
+func (s *StepResult) say(phrase string) {
+	if phrase == "" {
+		return
+	}
+	if s.Summary != "" {
+		s.Summary += "; "
+	}
+	s.Summary += phrase
+}
+
 func (s *StepResult) fail(errs ...*archive.Error) {
 	s.Status = Failed
 	s.Errors = errs
@@ -55,10 +66,10 @@ type Report struct {
 	TreeHash string `json:"tree_hash,omitempty"`
 	Kept     string `json:"kept_dir,omitempty"`
 	// SignedBy is the ID of the --key that signed SHA256SUMS, and Commit the
-	// git commit its signed provenance names, when step 1 checked them.
+	// git commit its signed provenance names, when the hash step checked them.
 	SignedBy string `json:"signed_by,omitempty"`
 	Commit   string `json:"commit,omitempty"`
-	// Rebuild is step 1's rebuild of the archive from a git checkout, when
+	// Rebuild is the hash step's rebuild of the archive from a git checkout, when
 	// --rebuild asked for one.
 	Rebuild *Rebuild      `json:"rebuild,omitempty"`
 	Steps   []*StepResult `json:"steps"`
@@ -131,9 +142,15 @@ func TextStream(w io.Writer) func(r *Report, s *StepResult) {
 		}
 		// An archive controls names, file contents in diffs and its tests'
 		// output: none of its control characters reaches the terminal.
-		io.WriteString(w, conformance.PrintableLines(b.String()))
+		io.WriteString(w, termsafe.PrintableLines(b.String()))
 	}
 }
+
+// WriteJSON writes the report as indented JSON. Beyond what encoding/json
+// escapes, it writes C1 control characters, DEL and bidirectional
+// formatting characters as \u escapes ([termsafe.JSON]), so that the JSON,
+// like the text report, is safe to print on a terminal.
+func (r *Report) WriteJSON(w io.Writer) error { return termsafe.WriteJSON(w, r) }
 
 // WriteVerdict writes the lines that end the text report: where the tree
 // was kept, and the result.

@@ -18,7 +18,7 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-// A TestPlan says what step 6 runs in the extracted tree and what it must see.
+// A TestPlan says what the tests step runs in the extracted tree and what it must see.
 type TestPlan struct {
 	// Patterns are the package patterns given to go test, relative to the
 	// tree root.
@@ -43,7 +43,7 @@ type TestPlan struct {
 	Cold bool
 }
 
-// BuildCache returns catalogkit's own Go build cache, where step 6 keeps
+// BuildCache returns catalogkit's own Go build cache, where the tests step keeps
 // compiled packages between runs: "catalogkit/go-build" under
 // os.UserCacheDir(). Go's build cache is content-addressed (an entry's key
 // hashes the exact inputs of the compile), so reusing it is sound: a later
@@ -90,7 +90,7 @@ type testEvent struct {
 	FailedBuild string
 }
 
-// skipTests says why step 6 does not run: the user asked so (--no-exec),
+// skipTests says why the tests step does not run: the user asked so (--no-exec),
 // or the archive's identity was not checked, so its code is not executed.
 func (v *verifier) skipTests() (why string, requested bool, err *archive.Error) {
 	switch {
@@ -168,7 +168,7 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 	return nil
 }
 
-// testEnv is the one place that builds step 6's environment: the caller's
+// testEnv is the one place that builds the tests step's environment: the caller's
 // environment is an allow-list: PATH, GOROOT if set, a fresh HOME and
 // TMPDIR, and the Go settings below; no other variable of the caller's
 // reaches the archive's code. Every Go setting that could reach the network, a
@@ -225,7 +225,7 @@ func testEnv(p *TestPlan, scratch string) (env []string, cacheNote string, err *
 	return env, cacheNote, nil
 }
 
-// removeScratch removes step 6's scratch folder. The module cache is written
+// removeScratch removes the tests step's scratch folder. The module cache is written
 // read-only, so its folders are made writable first.
 func removeScratch(dir string) {
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {

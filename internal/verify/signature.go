@@ -68,11 +68,25 @@ func archiveVersion(name string) string {
 	return v
 }
 
+// skipSumsSignature skips the signature check without --key or without a
+// SHA256SUMS file.
+func (v *verifier) skipSumsSignature() (bool, string) {
+	return len(v.opts.Keys) == 0 || !v.fromSums(), ""
+}
+
 // checkSumsSignature checks SHA256SUMS.minisig beside the sums file over
-// the exact bytes sums with the --key keys, before the archive is read. The
+// its exact bytes with the --key keys, before the archive is read. The
 // trusted comment must be catalogkit's, for SHA256SUMS, at the archive's
 // version.
-func (v *verifier) checkSumsSignature(sums []byte) *archive.Error {
+func (v *verifier) checkSumsSignature(*StepResult) []*archive.Error {
+	if err := v.sumsSignature(); err != nil {
+		return []*archive.Error{err}
+	}
+	return nil
+}
+
+func (v *verifier) sumsSignature() *archive.Error {
+	sums := v.sums
 	sigPath := filepath.Join(filepath.Dir(v.opts.SumsFile), SumsSignature)
 	sig, missing, aerr := ReadSmall(sigPath, "signature", maxSig, archive.Code(sign.CodeSigFormat))
 	if missing {
@@ -96,12 +110,38 @@ func (v *verifier) checkSumsSignature(sums []byte) *archive.Error {
 	return nil
 }
 
-// checkProvenance checks the provenance statement and its signature if they
+// skipProvenance skips the provenance when no signature was checked, and
+// then says so of a signature that is beside the sums file.
+func (v *verifier) skipProvenance() (bool, string) {
+	if v.signer != "" {
+		return false, ""
+	}
+	if v.opts.SumsFile != "" {
+		if _, err := os.Lstat(filepath.Join(filepath.Dir(v.opts.SumsFile), SumsSignature)); err == nil {
+			return true, SumsSignature + " is beside it but was not checked: give --key with the maintainers' public key"
+		}
+	}
+	return true, ""
+}
+
+// checkProvenance checks the provenance statement beside the sums file
+// ([verifier.provenance]) and reports who signed the release.
+func (v *verifier) checkProvenance(s *StepResult) []*archive.Error {
+	said, err := v.provenance(v.rep.SHA256)
+	if err != nil {
+		return []*archive.Error{err}
+	}
+	v.rep.SignedBy, v.rep.Commit = v.signer, v.signed.Commit
+	s.say(said)
+	return nil
+}
+
+// provenance checks the provenance statement and its signature if they
 // are beside the sums file, once the archive's sha256 is known. It must be
 // signed by the key that signed SHA256SUMS, and name the commit and tree
-// hash that signature's trusted comment names. It returns what step 1
-// says of it.
-func (v *verifier) checkProvenance(sha string) (string, *archive.Error) {
+// hash that signature's trusted comment names. It returns what the hash
+// step says of it.
+func (v *verifier) provenance(sha string) (string, *archive.Error) {
 	name := filepath.Base(v.rep.Archive)
 	p := filepath.Join(filepath.Dir(v.opts.SumsFile), provenance.Name(archiveVersion(name)))
 	stmt, missing, aerr := ReadSmall(p, "provenance statement", provenance.MaxSize, archive.Code(provenance.CodeFormat))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
@@ -27,28 +28,28 @@ type Options struct {
 	KeepDir string
 	TempDir string
 
-	// Keys, if any, are the public keys the user trusts: step 1 then
+	// Keys, if any, are the public keys the user trusts: the hash step then
 	// requires SHA256SUMS.minisig beside SumsFile, signed by one of them,
 	// before the archive is read, and checks the provenance statement and
 	// its signature when they are beside it.
 	Keys []sign.PublicKey
 
-	// Rebuild, if set, makes step 1 pack a commit of the user's own git
+	// Rebuild, if set, makes the hash step pack a commit of the user's own git
 	// checkout from a clean clone and require the archive to be those very
-	// bytes: an identity that needs no key (see stepRebuild).
+	// bytes: an identity that needs no key (see [verifier.rebuild]).
 	Rebuild *RebuildSource
 
-	// NoExec skips step 6; it is then reported as not run.
+	// NoExec skips the tests step; it is then reported as not run.
 	NoExec bool
 
-	// Exec runs step 6 even when the archive's identity comes only from an
+	// Exec runs the tests step even when the archive's identity comes only from an
 	// unsigned SumsFile (integrity, not identity).
 	Exec bool
 
-	// Tests describes what step 6 runs and requires; nil means [ReleaseTests].
+	// Tests describes what the tests step runs and requires; nil means [ReleaseTests].
 	Tests *TestPlan
 
-	// Repack packs the extracted tree at dir into w (step 5); nil means
+	// Repack packs the extracted tree at dir into w (the repack step); nil means
 	// [archive.Pack] with Limits. The benchmark sets it to pack a tree that
 	// is not a catalogkit release.
 	Repack func(ctx context.Context, dir string, w io.Writer) (*archive.Result, error)
@@ -58,26 +59,41 @@ type Options struct {
 	// stream. The report holds every earlier step's result.
 	OnStep func(r *Report, s *StepResult)
 
-	// OnExec, if set, is called just before step 6 starts executing code
-	// from the archive, after OnStep has reported steps 1-5.
+	// OnExec, if set, is called just before the tests step starts executing code
+	// from the archive, after OnStep has reported the steps before it.
 	OnExec func(r *Report)
 }
 
-// A step is one row of the verification: its name, what it does, and what
-// skips it. Steps run in order; when one fails, every later one is reported
-// as not run with the reason the failed step's stop gives.
+// A step is one line of the report: its name, what skips it, and its
+// checks, the rows that run in order. When a check fails, the step fails
+// with its problems and every later step is reported as not run with the
+// reason that check's stop gives. Step numbers are positions in [steps],
+// never written anywhere else (see [StepNumber]).
 type step struct {
 	name string
-	// run does the step. It fills in s.Summary and returns the problems
-	// found; a step that sets s.Requested to false and returns no problem
-	// is "not run" without stopping the later steps (step 1 without an
-	// expected hash).
-	run func(v *verifier, s *StepResult) []*archive.Error
-	// skip, if set, is asked first: a non-empty reason means the step does
-	// not run. requested says whether the user asked for it (a skipped
-	// requested step fails the verification, with err as its problem).
+	// skip, if set, is asked before the step's checks: a non-empty reason
+	// means the step does not run. requested says whether the user asked
+	// for it (a skipped requested step fails the verification, with err as
+	// its problem).
 	skip func(v *verifier) (reason string, requested bool, err *archive.Error)
-	// stop says why later steps did not run after this one failed.
+	// checks are the rows of the step, run in order.
+	checks []check
+}
+
+// A check is one row of the verification: a trust check, or the work of a
+// step. Adding a check is adding a row to [steps].
+type check struct {
+	name string
+	// skip, if set, is asked first: skipped means the check does not apply
+	// to this run (no --key, no --rebuild) and the step goes on; a
+	// non-empty note is added to the step's summary.
+	skip func(v *verifier) (skipped bool, note string)
+	// run does the check. It adds to the step's summary (s.say) and returns
+	// the problems found; a check that sets s.Requested to false and
+	// returns no problem leaves the step "not run" without stopping the
+	// later steps (the hash without an expected value).
+	run func(v *verifier, s *StepResult) []*archive.Error
+	// stop says why later steps did not run after this check failed.
 	stop func(v *verifier, s *StepResult) string
 }
 
@@ -91,19 +107,54 @@ const (
 	StepTests    = "tests"
 )
 
-// steps is the verification, in order. A later step (a signature check, a
-// trust gate before the tests) is one more row.
+// nothingRun ends the stop reasons of the trust checks that run before
+// anything is extracted.
+const nothingRun = ", so nothing in the archive was extracted or run"
+
+// steps is the verification, in order.
 var steps = []step{
-	{name: StepHash, run: (*verifier).stepHash, stop: (*verifier).hashStop},
-	{name: StepParse, run: (*verifier).stepParse, stop: because("the strict parse failed")},
-	{name: StepExtract, run: (*verifier).stepExtract, stop: because("extraction failed")},
-	{name: StepManifest, run: (*verifier).stepManifest, stop: because("the manifest check failed")},
-	{name: StepRepack, run: (*verifier).stepRepack, stop: because("repacking did not reproduce the archive")},
-	{name: StepTests, run: (*verifier).stepTests, skip: (*verifier).skipTests, stop: because("the tests did not pass")},
+	{name: StepHash, checks: []check{
+		// The expected hash, and the signature of the file that gives it,
+		// before a byte of the archive is read.
+		{name: "expected hash", run: (*verifier).readExpected, stop: codeStop("the expected hash could not be read")},
+		{name: "sums signature", skip: (*verifier).skipSumsSignature, run: (*verifier).checkSumsSignature, stop: codeStop("the release's signature or provenance did not check out", nothingRun)},
+		{name: "sums entry", skip: (*verifier).skipSumsEntry, run: (*verifier).findSum, stop: codeStop("the expected hash could not be read")},
+		{name: "read", run: (*verifier).readArchive, stop: codeStop("the archive could not be read")},
+		{name: "compare", run: (*verifier).compareHash, stop: because("the archive hash did not match")},
+		{name: "provenance", skip: (*verifier).skipProvenance, run: (*verifier).checkProvenance, stop: codeStop("the release's signature or provenance did not check out", nothingRun)},
+		{name: "rebuild", skip: (*verifier).skipRebuild, run: (*verifier).checkRebuild, stop: (*verifier).rebuildStop},
+	}},
+	{name: StepParse, checks: []check{{name: "strict parse", run: (*verifier).stepParse, stop: because("the strict parse failed")}}},
+	{name: StepExtract, checks: []check{{name: "extract", run: (*verifier).stepExtract, stop: because("extraction failed")}}},
+	{name: StepManifest, checks: []check{{name: "manifest", run: (*verifier).stepManifest, stop: because("the manifest check failed")}}},
+	{name: StepRepack, checks: []check{{name: "repack", run: (*verifier).stepRepack, stop: because("repacking did not reproduce the archive")}}},
+	{name: StepTests, skip: (*verifier).skipTests, checks: []check{
+		{name: "announce", run: (*verifier).announce},
+		{name: "go test", run: (*verifier).stepTests, stop: because("the tests did not pass")},
+	}},
+}
+
+// StepNumber returns the position of the named step in the report,
+// counting from 1, or 0 if there is no such step.
+func StepNumber(name string) int {
+	for i, s := range steps {
+		if s.name == name {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func because(why string) func(*verifier, *StepResult) string {
 	return func(*verifier, *StepResult) string { return why }
+}
+
+// codeStop is a stop reason that names the failed check's code, then adds
+// tail.
+func codeStop(why string, tail ...string) func(*verifier, *StepResult) string {
+	return func(_ *verifier, s *StepResult) string {
+		return why + " (" + string(s.Code()) + ")" + strings.Join(tail, "")
+	}
 }
 
 // verifier holds one run's state, shared by the steps.
@@ -115,17 +166,18 @@ type verifier struct {
 	rep  *Report
 
 	f      *os.File        // the archive, open read-only
-	src    io.ReaderAt     // its bytes as step 1 hashed them: in memory, or f
-	arch   *archive.Reader // step 2
+	src    io.ReaderAt     // its bytes as the hash step hashed them: in memory, or f
+	arch   *archive.Reader // the parse step
 	dir    string          // the fresh directory (or KeepDir)
 	remove bool            // whether dir is ours to remove
 	root   string          // top-level folder inside dir
 
-	noExpected bool // step 1 could not read the expected hash
+	want  string // the expected hex SHA-256, "" if none was given
+	label string // where want came from
+	sums  []byte // the SHA256SUMS file, when one was given
 
-	refused bool          // step 1 refused a signature or the provenance
-	signer  string        // the key ID that signed SHA256SUMS, if checked
-	signed  *sign.Comment // its trusted comment
+	signer string        // the key ID that signed SHA256SUMS, if checked
+	signed *sign.Comment // its trusted comment
 }
 
 // Verify checks the archive at path name. It never returns an error: every
@@ -142,11 +194,11 @@ func Verify(ctx context.Context, name string, opts Options) *Report {
 	}
 	defer v.cleanup()
 	stopped := ""
-	for i, s := range steps {
+	for i, st := range steps {
 		res := v.rep.Steps[i]
 		why, requested, err := "", true, (*archive.Error)(nil)
-		if s.skip != nil {
-			why, requested, err = s.skip(v)
+		if st.skip != nil {
+			why, requested, err = st.skip(v)
 		}
 		switch {
 		case stopped != "" && !requested:
@@ -158,11 +210,8 @@ func Verify(ctx context.Context, name string, opts Options) *Report {
 			if err != nil {
 				res.Errors = []*archive.Error{err}
 			}
-		case s.name == StepTests && v.opts.OnExec != nil && v.announce():
-		case !v.runStep(s, res) && res.Code() == CodeInterrupted:
-			stopped = "the run was interrupted"
-		case res.Status == Failed:
-			stopped = s.stop(v, res)
+		default:
+			stopped = v.runStep(st, res)
 		}
 		if v.opts.OnStep != nil {
 			v.opts.OnStep(v.rep, res)
@@ -171,33 +220,48 @@ func Verify(ctx context.Context, name string, opts Options) *Report {
 	return v.rep
 }
 
-// runStep runs one step, turning its problems into the step's outcome, and
-// reports whether later steps may run.
-func (v *verifier) runStep(s step, res *StepResult) bool {
+// runStep runs one step's checks in order, turning their problems into the
+// step's outcome, and returns why later steps may not run ("" if they may).
+func (v *verifier) runStep(st step, res *StepResult) (stopped string) {
+	const interruptedRun = "the run was interrupted"
 	if err := v.ctx.Err(); err != nil {
 		res.fail(interrupted(err))
-		return false
+		return interruptedRun
 	}
 	start := time.Now()
-	errs := s.run(v, res)
-	res.Seconds = time.Since(start).Seconds()
-	if len(errs) == 0 && v.ctx.Err() != nil {
-		errs = []*archive.Error{interrupted(v.ctx.Err())}
+	defer func() { res.Seconds = time.Since(start).Seconds() }()
+	for _, c := range st.checks {
+		if c.skip != nil {
+			if skipped, note := c.skip(v); skipped {
+				res.say(note)
+				continue
+			}
+		}
+		errs := c.run(v, res)
+		if len(errs) == 0 && v.ctx.Err() != nil {
+			errs = []*archive.Error{interrupted(v.ctx.Err())}
+		}
+		if len(errs) > 0 {
+			res.fail(errs...)
+			if res.Code() == CodeInterrupted {
+				return interruptedRun
+			}
+			return c.stop(v, res)
+		}
 	}
-	switch {
-	case len(errs) > 0:
-		res.fail(errs...)
-		return false
-	case res.Requested:
+	if res.Requested {
 		res.Status = Passed
 	}
-	return true
+	return ""
 }
 
-// announce calls OnExec and returns false, so that the step then runs.
-func (v *verifier) announce() bool {
-	v.opts.OnExec(v.rep)
-	return false
+// announce calls Options.OnExec: the tests step's row just before code
+// from the archive runs.
+func (v *verifier) announce(*StepResult) []*archive.Error {
+	if v.opts.OnExec != nil {
+		v.opts.OnExec(v.rep)
+	}
+	return nil
 }
 
 func interrupted(err error) *archive.Error {

@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/catalogkit/catalogkit/internal/linediff"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // rawEntry describes one entry for rawZip, which writes the bytes it is
@@ -305,7 +306,7 @@ func TestDiffTextEscaped(t *testing.T) {
 		t.Errorf("the report is not UTF-8:\n%s", text)
 	}
 	for _, r := range text {
-		if r != '\n' && r != '\t' && unsafeRune(r) {
+		if r != '\n' && r != '\t' && termsafe.Unsafe(r) {
 			t.Errorf("the report has the character %U:\n%s", r, text)
 			break
 		}
@@ -332,7 +333,7 @@ func TestDiffTextEscaped(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range out.String() {
-		if r != '\n' && unsafeRune(r) {
+		if r != '\n' && termsafe.Unsafe(r) {
 			t.Errorf("the JSON has the character %U", r)
 		}
 	}

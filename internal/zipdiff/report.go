@@ -1,14 +1,12 @@
 package zipdiff
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // minGroup is the fewest entries whose difference of one kind, field and
@@ -20,10 +18,10 @@ const minGroup = 4
 // differing byte. A difference that many entries share (the same field,
 // changed the same way) is one line that counts them; the JSON report lists
 // each. Every string an archive controls is escaped by
-// [conformance.Printable], so that no control character, bidirectional
+// [termsafe.Printable], so that no control character, bidirectional
 // formatting character or invalid UTF-8 reaches the terminal.
 func (r *Report) WriteText(w io.Writer) {
-	p := conformance.Printable
+	p := termsafe.Printable
 	fmt.Fprintf(w, "A: %s: %d bytes, %d entries\n", p(r.A.Name), r.A.Size, r.A.Entries)
 	fmt.Fprintf(w, "B: %s: %d bytes, %d entries\n", p(r.B.Name), r.B.Size, r.B.Entries)
 	if r.Identical {
@@ -68,7 +66,7 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "            %s\n", p(d.Note))
 		}
 		for _, l := range d.Diff {
-			fmt.Fprintf(w, "            %s\n", conformance.PrintableLines(l))
+			fmt.Fprintf(w, "            %s\n", termsafe.PrintableLines(l))
 		}
 	}
 	if r.Omitted > 0 {
@@ -102,7 +100,7 @@ func keyOf(d Difference) (groupKey, bool) {
 
 // writeGroup writes the differences at indexes g, which d begins, as one.
 func (r *Report) writeGroup(w io.Writer, d Difference, g []int) {
-	p := conformance.Printable
+	p := termsafe.Printable
 	n := fmt.Sprintf("%d entries", len(g))
 	if len(g) == r.common {
 		n = "all " + n
@@ -147,38 +145,7 @@ func (r *Report) writeGroup(w io.Writer, d Difference, g []int) {
 // formatting characters as \u escapes, so that the JSON too is safe to
 // print on a terminal.
 func (r *Report) WriteJSON(w io.Writer) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return err
-	}
-	b := buf.Bytes()
-	var out bytes.Buffer
-	out.Grow(len(b))
-	for len(b) > 0 {
-		c, size := utf8.DecodeRune(b)
-		if c >= 0x20 && unsafeRune(c) { // C0 controls are escaped already, or are the indentation
-			fmt.Fprintf(&out, `\u%04x`, c)
-		} else {
-			out.Write(b[:size])
-		}
-		b = b[size:]
-	}
-	_, err := w.Write(out.Bytes())
-	return err
-}
-
-// unsafeRune reports whether r could act on a terminal or reorder the text
-// around it: what [conformance.Printable] escapes.
-func unsafeRune(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, 0x80 <= r && r < 0xa0:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, 0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
-		return true
-	}
-	return false
+	return termsafe.WriteJSON(w, r)
 }
 
 // displayName returns name as a report shows it: as is if it is UTF-8,

@@ -7,8 +7,8 @@
 //
 //	go run ./internal/verify/benchverify [-hash-only] [-sums SHA256SUMS] ARCHIVE
 //
-// With -hash-only it runs step 1's hash alone and prints the SHA-256.
-// Otherwise it runs steps 1 to 5 with limits raised for the tree (the test
+// With -hash-only it runs the hash step alone and prints the SHA-256.
+// Otherwise it runs every step up to repack with limits raised for the tree (the test
 // re-run does not apply) and repacks with [archive.Build] over every extracted
 // file, as internal/archive/benchpack packs; it prints each step's time and
 // exits 1 unless every step passed.
@@ -33,7 +33,7 @@ import (
 var benchLimits = archive.Limits{MaxEntries: archive.MaxEntries, MaxFileSize: 1 << 30, MaxTotalSize: 1 << 34, MaxRatio: 1000}
 
 func main() {
-	hashOnly := flag.Bool("hash-only", false, "only hash the archive (step 1)")
+	hashOnly := flag.Bool("hash-only", false, "only hash the archive (the hash step)")
 	sums := flag.String("sums", "", "SHA256SUMS file listing the archive")
 	flag.Parse()
 	if flag.NArg() != 1 {
