@@ -220,7 +220,9 @@ func baseArgs(s *Spec) []string {
 		}
 	}
 	n := strconv.Itoa(maxProcs(s))
-	return append(args, "--chdir", s.Dir, "--", "prlimit", "--nproc="+n+":"+n, "--")
+	// Then the sandbox's own root folder, where bwrap made the mount
+	// points, becomes read-only too.
+	return append(args, "--remount-ro", "/", "--chdir", s.Dir, "--", "prlimit", "--nproc="+n+":"+n, "--")
 }
 
 // maxProcs is the process-count limit of s: MaxProcs or the default, at
@@ -286,6 +288,10 @@ func (c *Cmd) Wait() error {
 	return c.Cmd.Wait()
 }
 
+// Release ends the wall-clock timer, for a caller that waited through the
+// embedded [exec.Cmd]'s own Wait.
+func (c *Cmd) Release() { c.cancel() }
+
 // Run starts the command and waits for it.
 func (c *Cmd) Run() error {
 	if err := c.Start(); err != nil {
@@ -301,7 +307,11 @@ func (c *Cmd) TimedOut() bool { return c.timedOut() }
 // Describe returns what the sandbox of s stops, for a report.
 func Describe(s *Spec) string {
 	procs := maxProcs(s)
-	d := fmt.Sprintf("sandboxed by bubblewrap: no network, its own PID namespace and /proc (no process outside visible), the file system read-only but the tree, the build cache and a private temporary folder, no home folder, at most %d processes", procs)
+	limit := fmt.Sprintf("at most %d processes", procs)
+	if os.Geteuid() == 0 {
+		limit += " (a limit the kernel does not apply to root)"
+	}
+	d := fmt.Sprintf("sandboxed by bubblewrap: no network, its own PID namespace and /proc (no process outside visible), the file system read-only but the tree, the build cache and a private temporary folder, no home folder, %s", limit)
 	if s.Timeout > 0 {
 		d += fmt.Sprintf(", %v of wall-clock time", s.Timeout)
 	}
