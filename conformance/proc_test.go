@@ -41,7 +41,7 @@ type portProcessTest struct {
 	// environment), so only the last sweep of catalogkit conform,
 	// EndChildren, can end it.
 	endChildren bool
-	// hop: the processes left are found by the variable HOP in their
+	// hop: the processes left are found by HOP_TOKEN=TOKEN in their
 	// environment, not by their command line.
 	hop    bool
 	reason string
@@ -88,7 +88,7 @@ func TestPortProcesses(t *testing.T) {
 			// Each generation waits 10ms, starts the next and exits: a pid
 			// that keeps changing, which one reading of /proc misses.
 			name: "descendants that fork and exit in a loop",
-			script: `HOP='sleep 0.01; sh -c "$HOP" &' setsid sh -c 'echo $$ > "$PIDFILE"; sh -c "$HOP"' </dev/null >/dev/null 2>&1 &
+			script: `HOP='sleep 0.01; sh -c "$HOP" &' HOP_TOKEN=$TOKEN setsid sh -c 'echo $$ > "$PIDFILE"; sh -c "$HOP"' </dev/null >/dev/null 2>&1 &
 ` + waitPid + `sleep 0.2; read call; exit 0`,
 			wantStatus: Crash,
 			wantInMsg:  "port exited before its reply (exit status 0)",
@@ -157,7 +157,7 @@ func portProcesses(t *testing.T, cases []*Case, tests []portProcessTest) {
 			}
 			left := sleepers(token)
 			if tt.hop {
-				left = withHop()
+				left = withHop(token)
 			}
 			for _, pid := range left {
 				t.Errorf("process %d it started is still there after Close (state %s): an orphan (%s)", pid, procState(pid), tt.reason)
@@ -170,10 +170,10 @@ func portProcesses(t *testing.T, cases []*Case, tests []portProcessTest) {
 var tokens atomic.Int64
 
 // sleepToken returns an argument for sleep(1) unique to this test process
-// and call, by which sleepers finds the processes that sleep with it (their
+// and call (and, as pids repeat across PID namespaces, time), by which sleepers finds the processes that sleep with it (their
 // pid as a port sees it may be that of its own PID namespace).
 func sleepToken() string {
-	return fmt.Sprintf("300.%d%06d", tokens.Add(1), os.Getpid())
+	return fmt.Sprintf("300.%d%07d%06d", tokens.Add(1), os.Getpid(), time.Now().UnixNano()%1000000)
 }
 
 // sleepers returns the processes whose command line is sleep token.
@@ -193,16 +193,18 @@ func sleepers(token string) []int {
 	return pids
 }
 
-// withHop returns the processes that have HOP in their environment.
-func withHop() []int {
+// withHop returns the processes that have HOP_TOKEN=token in their
+// environment.
+func withHop(token string) []int {
 	var pids []int
+	want := []byte("HOP_TOKEN=" + token + "\x00")
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && (bytes.HasPrefix(env, []byte("HOP=")) || bytes.Contains(env, []byte("\x00HOP="))) {
+		if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && (bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...))) {
 			pids = append(pids, pid)
 		}
 	}

@@ -192,8 +192,9 @@ type verifier struct {
 
 // Verify checks the archive at path name. It never returns an error: every
 // outcome, including failures to read, is in the report. Cancelling ctx stops
-// the run at the next check (a running go test gets SIGTERM, then SIGKILL
-// half a second later) and removes the fresh directory.
+// the run at the next check (a sandboxed go test is killed with its
+// sandbox at once; an unsandboxed one gets SIGTERM, then SIGKILL half a
+// second later) and removes the fresh directory.
 func Verify(ctx context.Context, name string, opts Options) *Report {
 	v := &verifier{ctx: ctx, opts: opts, rep: &Report{Archive: name}, lim: opts.Limits.OrDefault(), plan: opts.Tests}
 	if v.plan == nil {
