@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/catalogkit/catalogkit/internal/atomicfile"
 )
 
 // A Set is everything the generator makes from one catalog: the records, and
@@ -125,46 +127,21 @@ func (s *Set) Write(dir string) (err error) {
 		}
 		renamed++
 	}
-	if err := syncDir(dir); err != nil {
+	if err := atomicfile.SyncDir(dir); err != nil {
 		return fmt.Errorf("failed to sync output folder %q: %w", dir, err)
 	}
 	return nil
 }
 
-// writeTemp writes f to a new temporary file in dir, syncs and closes it, and
-// returns its path (also on error, once the file exists, so that the caller
-// can remove it).
+// writeTemp writes f to a new temporary file in dir ([atomicfile.Write])
+// and returns its path (also on error, once the file exists, so that the
+// caller can remove it).
 func writeTemp(dir string, f File) (string, error) {
-	tmp, err := os.CreateTemp(dir, "."+f.Name+".tmp-*")
-	if err != nil {
-		return "", err
-	}
-	_, err = tmp.Write(f.Data)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	tmp, err := atomicfile.Write(dir, "."+f.Name+".tmp-*", 0o644, atomicfile.Bytes(f.Data))
 	if err == nil && testHookWrite != nil {
 		err = testHookWrite(f.Name)
 	}
-	return tmp.Name(), err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return tmp, err
 }
 
 func modeName(m fs.FileMode) string {

@@ -102,12 +102,12 @@ func runConform(c *cli, args []string) int {
 	cases, err := conformance.Cases()
 	if err != nil {
 		c.printError("", "failed to load the conformance cases: %v", err)
-		return 3 // could not run
+		return exitCannotRun // could not run
 	}
 	textCases, err := conformance.TextCases()
 	if err != nil {
 		c.printError("", "failed to load the text level: %v", err)
-		return 3 // could not run
+		return exitCannotRun // could not run
 	}
 	if runner.Run != nil && !slices.ContainsFunc(cases, func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }) &&
 		!slices.ContainsFunc(textCases, func(k *conformance.TextCase) bool { return runner.Run.MatchString(k.ID) }) {
@@ -119,7 +119,7 @@ func runConform(c *cli, args []string) int {
 	} else {
 		if err := checkCommand(command[0]); err != nil {
 			c.printError(err.hint, "could not start the port %q: %v", termsafe.Printable(command[0]), err.err)
-			return 3 // could not run
+			return exitCannotRun // could not run
 		}
 		if maxReply == 0 {
 			maxReply = sizeFlag(conformance.DefaultMaxReply(cases))
@@ -151,13 +151,13 @@ func runConform(c *cli, args []string) int {
 	}
 	if err := write(c.stdout); err != nil {
 		c.printError("", "failed to write the report: %v", err)
-		return 3 // could not run
+		return exitCannotRun // could not run
 	}
 	if report.Fatal != "" {
 		// A port that cannot start or fails its handshake stops the run:
 		// say so once, where errors go, with what it wrote to stderr.
 		c.printError(fatalHint(report.Fatal), "%s%s", termsafe.Printable(report.Fatal), fatalStderr(report))
-		return 3 // could not run
+		return exitCannotRun // could not run
 	}
 	if !report.OK() {
 		failed, skipped, all := report.Failed, report.Skipped, len(report.Cases)
@@ -166,9 +166,9 @@ func runConform(c *cli, args []string) int {
 		}
 		c.printError("every case must pass, text cases included; a SKIP (not_implemented) counts as not passed",
 			"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
-		return 1
+		return exitCheckFailed
 	}
-	return 0
+	return exitOK
 }
 
 // runInterruptibly runs the cases, and on SIGINT or SIGTERM ends the port

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/signal"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/catalogkit/catalogkit/conformance"
@@ -67,7 +64,7 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	if !seeded {
 		f.seed = uint64(time.Now().UnixNano())
 	}
-	ctx, sig, stop := signalContext()
+	ctx, stop, sig := interruptible()
 	defer stop()
 	var ports portSet
 	go ports.abortOnSignal(ctx, sig)
@@ -92,10 +89,10 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 			if te.Stderr != "" {
 				fmt.Fprintf(c.stderr, "port stderr (tail):\n%s", indentText(te.Stderr))
 			}
-			return 3
+			return exitCannotRun
 		}
 		c.printError("", "fuzzing stopped: %v", err)
-		return 3
+		return exitCannotRun
 	}
 	fmt.Fprintf(c.stdout, "port: %s %s (%s)\n", res.Port.Name, res.Port.Version, res.Port.Language)
 	fmt.Fprintf(c.stdout, "fuzz: seed %d, %d calls, %d jobs\n", f.seed, f.calls, f.jobs)
@@ -121,7 +118,7 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	}
 	fmt.Fprintln(c.stdout, summary)
 	if len(res.Counterexamples) == 0 {
-		return 0
+		return exitOK
 	}
 	dir := f.out
 	if dir == "" {
@@ -137,7 +134,7 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	fmt.Fprintf(c.stdout, "re-run: catalogkit conform --cases %s -- %s\n", shellQuote(dir), shellJoin(port.Command))
 	c.printError("each case file holds one shrunk call and the built-in implementation's outcome",
 		"%d of %d calls: the port disagrees with the built-in implementation", res.Disagreements, res.Calls)
-	return 1
+	return exitCheckFailed
 }
 
 // runCaseDir runs the case files in dir against the port command, or
@@ -197,7 +194,7 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 		return c.errorf("every case must pass, text cases included; a SKIP (not_implemented) counts as not passed",
 			"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
 	}
-	return 0
+	return exitOK
 }
 
 func (c *cli) printErrorCode(code int, hint, format string, args ...any) int {
@@ -207,39 +204,7 @@ func (c *cli) printErrorCode(code int, hint, format string, args ...any) int {
 
 // errorf3 reports that the command could not run: exit status 3.
 func (c *cli) errorf3(format string, args ...any) int {
-	return c.printErrorCode(3, "", format, args...)
-}
-
-// signalContext returns a context that SIGINT and SIGTERM cancel, and a
-// function that returns the exit status for the signal that came (130 or
-// 143), 0 if none did.
-func signalContext() (context.Context, func() int, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	got := make(chan int, 1)
-	go func() {
-		select {
-		case s := <-ch:
-			if s == syscall.SIGTERM {
-				got <- 143
-			} else {
-				got <- 130
-			}
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	sig := func() int {
-		select {
-		case s := <-got:
-			got <- s
-			return s
-		default:
-			return 0
-		}
-	}
-	return ctx, sig, func() { signal.Stop(ch); cancel() }
+	return c.printErrorCode(exitCannotRun, "", format, args...)
 }
 
 // progressLine returns a progress callback that rewrites one line on

@@ -246,7 +246,7 @@ func (c *cli) printJSONError(e *catalog.Error, source string) int {
 	}{out}); code != 0 {
 		return code
 	}
-	return 1
+	return exitCheckFailed
 }
 
 // printJSON prints v as indented JSON, keeping the order of its keys.

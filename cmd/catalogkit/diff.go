@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 
+	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/zipdiff"
 )
 
@@ -35,29 +36,29 @@ func runDiff(c *cli, args []string) int {
 		var ze *zipdiff.Error
 		if errors.As(err, &ze) {
 			switch ze.Code {
-			case zipdiff.CodeNotZip, zipdiff.CodeTruncated, zipdiff.CodeCorrupt:
+			case archive.CodeNotZip, archive.CodeTruncated, archive.CodeOverlap, archive.CodeHeaderMismatch:
 				h = "diff compares two ZIP archives: if this one was downloaded, download it again"
-			case zipdiff.CodeTrailing:
+			case archive.CodeTrailing:
 				h = "something appended bytes to this archive after its end: it is not the file a packager wrote"
-			case zipdiff.CodeTooLarge:
+			case archive.CodeTooLarge:
 				h = "raise --max-size if you mean to compare archives this large"
 			}
 		}
 		c.printError(h, "cannot read an archive: %v", err)
-		return 3
+		return exitCannotRun
 	}
 	if *asJSON {
 		if err := rep.WriteJSON(c.stdout); err != nil {
 			c.printError("", "failed to write the report: %v", err)
-			return 3
+			return exitCannotRun
 		}
 	} else {
 		rep.WriteText(c.stdout)
 	}
 	if rep.Identical {
-		return 0
+		return exitOK
 	}
-	return 1
+	return exitCheckFailed
 }
 
 // parseWithArgs parses flags before, between and after the positional

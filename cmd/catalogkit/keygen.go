@@ -73,7 +73,7 @@ func runKeygen(c *cli, args []string) int {
 	select {
 	case r = <-done:
 	case s := <-sigs:
-		return interruptedStatus(s)
+		return signalStatus(s)
 	}
 	if r.err != nil {
 		return c.cannotRun("", "failed to generate a key: %v", r.err)
@@ -95,7 +95,7 @@ func runKeygen(c *cli, args []string) int {
 			KeyID     string `json:"key_id"`
 			Encrypted bool   `json:"encrypted"`
 		}{secret, public, r.kp.ID, !*unencrypted})
-		return 0
+		return exitOK
 	}
 	how := "encrypted with your password"
 	if *unencrypted {
@@ -103,7 +103,7 @@ func runKeygen(c *cli, args []string) int {
 	}
 	fmt.Fprintf(c.stdout, "wrote %s: the secret key, %s; keep it private\n", secret, how)
 	fmt.Fprintf(c.stdout, "wrote %s: the public key; publish it where users get it from you, not beside the releases\n", public)
-	return 0
+	return exitOK
 }
 
 // passwordFlags are the ways to give the password of a secret key: never as
@@ -163,13 +163,4 @@ func (c *cli) passwordError(err error) int {
 		return c.cannotRun("", "%v", err)
 	}
 	return c.usageError("give the password on the first line of --password-file or --password-fd, or run on a terminal", "%v", err)
-}
-
-// interruptedStatus is the exit status after a signal: 128 + its number,
-// 130 for SIGINT and 143 for SIGTERM.
-func interruptedStatus(s os.Signal) int {
-	if s == syscall.SIGTERM {
-		return 143
-	}
-	return 130
 }

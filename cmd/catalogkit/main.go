@@ -13,6 +13,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -176,6 +178,33 @@ func (c *cli) runCleanups() {
 	}
 }
 
+// interruptible is the one signal handler of a command that stops on its
+// own: it returns a context cancelled by SIGINT or SIGTERM, the function
+// that stops listening, and one that returns the exit status for the
+// signal received (signalStatus: 130 for SIGINT, 143 for SIGTERM), or 0 if
+// none came.
+func interruptible() (ctx context.Context, stop func(), signalled func() int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var code atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			code.Store(int32(signalStatus(sig)))
+			cancel()
+		case <-done:
+		}
+	}()
+	stop = func() {
+		signal.Stop(ch)
+		close(done)
+		cancel()
+	}
+	return ctx, stop, func() int { return int(code.Load()) }
+}
+
 // signalStatus is the shell's exit status for a process ended by sig: 128
 // plus the signal's number (130 for SIGINT, 143 for SIGTERM).
 func signalStatus(sig os.Signal) int {
@@ -256,11 +285,11 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, allowArgs bool) (code int, 
 	case errors.Is(err, flag.ErrHelp):
 		fs.SetOutput(c.stdout)
 		fs.Usage()
-		return 0, false
+		return exitOK, false
 	case err != nil:
 		return c.usageError("run '"+fs.Name()+" -h' for usage", "%v", err), false
 	case !allowArgs && fs.NArg() > 0:
 		return c.usageError("run '"+fs.Name()+" -h' for usage", "unexpected argument %q", fs.Arg(0)), false
 	}
-	return 0, true
+	return exitOK, true
 }

@@ -48,7 +48,7 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 			err = errors.New("not a directory")
 		}
 		c.printError("give the release tree with --dir", "cannot read %q: %v", *dir, err)
-		return 3
+		return exitCannotRun
 	}
 	ctx, stop, signalled := interruptible()
 	defer stop()
@@ -84,20 +84,20 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 	switch {
 	case errors.As(err, &re) && re.Problems[0].Code == archive.CodeGitFailed:
 		c.printError("run 'git status' in "+*dir+" to see why; for \"dubious ownership\", pack as the checkout's owner", "refusing to pack %q: %v", *dir, re.Problems[0])
-		return 3
+		return exitCannotRun
 	case errors.As(err, &re):
 		fmt.Fprintf(c.stderr, "catalogkit: error: refusing to pack %q: %d problem(s):\n", *dir, len(re.Problems))
 		for _, p := range re.Problems {
 			fmt.Fprintf(c.stderr, "  %q: %s [%s]\n", p.Entry, p.Detail, p.Code)
 		}
 		fmt.Fprintf(c.stderr, "hint: a release is exactly a commit of regular files with portable names: rename, remove, replace or commit these files\n")
-		return 1
+		return exitCheckFailed
 	case errors.Is(err, archive.ErrLocked):
 		c.printError("two packs into one folder at once would mix their files; wait for the other to finish", "%v", err)
-		return 3
+		return exitCannotRun
 	case err != nil:
 		c.printError("", "failed to pack %q: %v", *dir, err)
-		return 3
+		return exitCannotRun
 	}
 
 	zip := filepath.Join(*out, res.Name)
@@ -126,9 +126,9 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 			Signed     *signed `json:"signed"`
 		}{zip, sums, res.Version, res.Size, res.SHA256, res.TreeHash, res.TreeSHA256, len(res.Files), sig}); err != nil {
 			c.printError("", "failed to write result: %v", err)
-			return 3
+			return exitCannotRun
 		}
-		return 0
+		return exitOK
 	}
 	fmt.Fprintf(c.stdout, "wrote %s\n", zip)
 	fmt.Fprintf(c.stdout, "  size:      %d bytes\n", res.Size)
@@ -138,11 +138,11 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 	fmt.Fprintf(c.stdout, "wrote %s\n", sums)
 	if sig == nil {
 		fmt.Fprintf(c.stdout, "release NOT signed (no --sign KEYFILE): no %s or provenance written, any earlier ones of %s removed;\n  third parties can check these bytes, not who made them\n", archive.SumsSigName, res.Version)
-		return 0
+		return exitOK
 	}
 	fmt.Fprintf(c.stdout, "wrote %s: signed by key %s\n", sig.Signature, sig.KeyID)
 	fmt.Fprintf(c.stdout, "wrote %s and its %s\n", sig.Provenance, archive.SigSuffix)
-	return 0
+	return exitOK
 }
 
 // readSecretKey reads and decrypts the secret key at path, asking for its

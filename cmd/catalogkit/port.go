@@ -15,5 +15,5 @@ func runPort(c *cli, args []string) int {
 	if err := conformance.Serve(c.stdin, c.stdout, conformance.GoTarget(info.Version), info); err != nil {
 		return c.cannotRun("", "port: %v", err)
 	}
-	return 0
+	return exitOK
 }

@@ -57,7 +57,7 @@ func runRecords(c *cli, args []string) int {
 			return c.reportProblems(problems, *out)
 		}
 		fmt.Fprintf(c.stdout, "ok: the %d files in %s match a fresh generation\n", len(set.Files), *out)
-		return 0
+		return exitOK
 	}
 
 	// Write removes its temporary files when it fails; a signal that ends

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"sync/atomic"
-	"syscall"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/sign"
@@ -119,7 +115,7 @@ func runVerify(c *cli, args []string) int {
 	if *asJSON {
 		if err := rep.WriteJSON(c.stdout); err != nil {
 			c.printError("", "failed to write report: %v", err)
-			return 3
+			return exitCannotRun
 		}
 	} else {
 		rep.WriteVerdict(c.stdout)
@@ -129,7 +125,7 @@ func runVerify(c *cli, args []string) int {
 		return code
 	}
 	if rep.OK() {
-		return 0
+		return exitOK
 	}
 	if f := rep.FailedStep(); f != nil {
 		h := ""
@@ -139,14 +135,14 @@ func runVerify(c *cli, args []string) int {
 				h = "give the path of a regular file: the downloaded archive (and its SHA256SUMS)"
 			}
 			c.printError(h, "could not verify: %s", f.Summary)
-			return 3
+			return exitCannotRun
 		case verify.CodeNoGo:
 			h = "install Go (https://go.dev/dl/) and put it on PATH, or pass --no-exec"
 		case verify.CodeNoSandbox:
 			h = "install bubblewrap (apt-get install bubblewrap) or allow unprivileged user namespaces, or give --sandbox auto"
 		case archive.CodeRebuildSource:
 			c.printError("give your own git checkout of catalogkit as --rebuild DIR or DIR@REV, with the commit fetched (git fetch --tags)", "could not verify: %s", f.Summary)
-			return 3
+			return exitCannotRun
 		case verify.CodeRebuildMismatch:
 			h = "the archive is not what that commit packs to: the report says how they differ (rebuild.diff with --json); check that DIR@REV is the release's commit and that this catalogkit's compressor version is the manifest's (catalogkit version)"
 		case verify.CodeRebuildRefused:
@@ -178,31 +174,6 @@ func parseWithOneArg(c *cli, fs *flag.FlagSet, args []string) (string, int, bool
 	return arg, 0, true
 }
 
-// interruptible returns a context cancelled by SIGINT or SIGTERM, the
-// function that stops listening, and one that returns the exit status for
-// the signal received (130 for SIGINT, 143 for SIGTERM), or 0 if none came.
-func interruptible() (ctx context.Context, stop func(), signalled func() int) {
-	ctx, cancel := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	var code atomic.Int32
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-ch:
-			code.Store(128 + int32(sig.(syscall.Signal)))
-			cancel()
-		case <-done:
-		}
-	}()
-	stop = func() {
-		signal.Stop(ch)
-		close(done)
-		cancel()
-	}
-	return ctx, stop, func() int { return int(code.Load()) }
-}
-
 // keyFiles collects repeated --key flags.
 type keyFiles struct{ paths []string }
 
@@ -213,7 +184,7 @@ func (k *keyFiles) Set(s string) error { k.paths = append(k.paths, s); return ni
 func (k *keyFiles) load() ([]sign.PublicKey, error) {
 	var keys []sign.PublicKey
 	for _, p := range k.paths {
-		data, _, rerr := verify.ReadSmall(p, "public key", verify.MaxKey, archive.Code(sign.CodeKeyFormat))
+		data, _, rerr := verify.ReadSmall(p, "public key", verify.MaxKey, sign.CodeKeyFormat)
 		if rerr != nil {
 			return nil, rerr
 		}

@@ -179,5 +179,5 @@ func runVersion(c *cli, args []string) int {
 	if _, err := fmt.Fprint(c.stdout, b.String()); err != nil {
 		return c.errorf("", "failed to write the versions: %v", err)
 	}
-	return 0
+	return exitOK
 }

@@ -18,7 +18,7 @@
 //   - reader.go: the strict reader, [NewReader], which accepts exactly the
 //     layout the writer writes, checks the data while it streams
 //     ([Reader.Open]) and the names before anything is written
-//     ([Reader.CheckNames]).
+//     ([Reader.CheckSelection], [Reader.CheckNames]).
 //
 // Package verify builds on it: it adds what a third party's check adds (the
 // expected hash, extraction, comparing the files on disk with the manifest,
@@ -42,6 +42,8 @@
 //   - symbolic links and other non-regular files;
 //   - unclean paths (empty, absolute, "." or ".." elements, doubled slashes)
 //     and paths that are not valid UTF-8;
+//   - an element longer than [MaxElementLen] (255) bytes, which no common
+//     file system can hold;
 //   - names that sha256sum would escape: newline, backslash or any other
 //     control character (C0, DEL, C1);
 //   - names reserved or invalid on Windows: CON, PRN, AUX, NUL, COM0-9,
@@ -51,6 +53,10 @@
 //     files or directories;
 //   - a path used both as a file and as a directory, or listed twice;
 //   - the manifest's own name at the top, in any case;
+//   - in a list of files given to [Build], a name that the selection rules
+//     leave out ([CheckSelected]: a dot file, build output, editor litter, a
+//     fuzz cache, a nested module's files): [Select] never picks one, and
+//     the reader refuses an archive that holds one ([Reader.CheckSelection]);
 //   - more entries, a larger file or total, or a higher compression ratio
 //     than [Options.Limits] ([DefaultLimits] unless told otherwise: the
 //     same limits catalogkit verify applies by default, so every archive

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/catalogkit/catalogkit/internal/codes"
 )
 
-// A Code identifies one kind of problem. Codes are the stable API: tests,
-// callers and automation match them, never message text.
-type Code string
+// A Code identifies one kind of problem: the release side's one code type
+// ([codes.Code]). Codes are the stable API: tests, callers and
+// automation match them, never message text.
+type Code = codes.Code
 
 // The strict reader's codes: what it refuses in an archive's structure and
 // data.
@@ -32,7 +35,7 @@ const (
 	CodeVersion        Code = "version"          // "version made by" or "version needed" not the format's
 	CodeTimestamp      Code = "timestamp"        // a timestamp other than 1980-01-01 00:00:00
 	CodeAttributes     Code = "attributes"       // internal attributes or disk numbers not zero
-	CodeNameTooLong    Code = "name_too_long"    // a name longer than MaxNameLen
+	CodeNameTooLong    Code = "name_too_long"    // a name longer than MaxNameLen, or an element longer than MaxElementLen
 	CodeTooManyEntries Code = "too_many_entries" // more entries than Limits.MaxEntries
 	CodeFileTooLarge   Code = "file_too_large"   // an entry (or a file to pack) larger than Limits.MaxFileSize
 	CodeTotalTooLarge  Code = "total_too_large"  // entries larger than Limits.MaxTotalSize together
@@ -61,6 +64,7 @@ const (
 	CodeFileDirClash  Code = "file_dir_clash" // a name used as both a file and a directory
 	CodeWindowsName   Code = "windows_name"   // a name reserved or invalid on Windows (CON, aux.go, "a.", <>"|?*)
 	CodeReservedName  Code = "reserved_name"  // the manifest's own name, which the writer generates
+	CodeExcluded      Code = "excluded"       // a name the selection rules leave out (.git/config, x.swp, a nested module's files)
 )
 
 // The writer's own refusals of a tree.

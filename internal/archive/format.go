@@ -66,18 +66,6 @@ const (
 	AttrsExec    uint32 = (0o100000 | 0o755) << 16
 )
 
-// Record layout: signatures and fixed lengths.
-const (
-	sigLocal   = 0x04034b50
-	sigCentral = 0x02014b50
-	sigEnd     = 0x06054b50
-	sigLoc64   = 0x07064b50
-
-	localLen   = 30
-	centralLen = 46
-	endLen     = 22
-)
-
 // Sizes. The format never uses ZIP64, so every size, offset and count fits
 // the classic 32-bit and 16-bit fields.
 const (

@@ -19,9 +19,9 @@ import (
 
 // CheckPath checks one slash-separated path on its own: not empty, valid
 // UTF-8, no control character (which sha256sum would escape), no backslash,
-// relative, no drive letter or colon, clean (no "", "." or ".." element), and
-// no name reserved or invalid on Windows. It returns nil if the path is
-// acceptable.
+// relative, no drive letter or colon, clean (no "", "." or ".." element), no
+// element longer than [MaxElementLen] bytes, and no name reserved or
+// invalid on Windows. It returns nil if the path is acceptable.
 func CheckPath(p string) *Error {
 	switch {
 	case p == "":
@@ -48,6 +48,8 @@ func CheckPath(p string) *Error {
 			return Errorf(CodeUncleanPath, p, "name has an empty or %q element", ".")
 		case strings.Contains(elem, ":"):
 			return Errorf(CodeDriveLetter, p, "element %q contains a colon (a drive or a stream on Windows)", elem)
+		case len(elem) > MaxElementLen:
+			return elementTooLong(p, elem)
 		}
 	}
 	for _, elem := range elems {
@@ -56,6 +58,15 @@ func CheckPath(p string) *Error {
 		}
 	}
 	return nil
+}
+
+// MaxElementLen is the longest element of a path, in bytes: the longest
+// file name most file systems allow (NAME_MAX), so that every name the
+// writer accepts can be extracted.
+const MaxElementLen = 255
+
+func elementTooLong(p, elem string) *Error {
+	return Errorf(CodeNameTooLong, p, "an element of %d bytes: file systems allow at most %d", len(elem), MaxElementLen)
 }
 
 var windowsReserved = regexp.MustCompile(`(?i)^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$`)
@@ -162,4 +173,53 @@ func FoldKey(s string) string {
 		}
 		return low
 	}, norm.NFC.String(s))
+}
+
+// CheckSelected checks a list of paths relative to the top folder against
+// the packager's selection rules ([Exclusions]) that a name alone decides:
+// no element that [Select] leaves out (a dot file or folder such as .git,
+// build output, editor litter, a fuzz-cache folder, at any level), and no
+// file of a nested module (a folder below the top with its own go.mod).
+// Select never picks such a path, so the writer never writes one and the
+// reader refuses it ([Reader.CheckSelection]), each with [CodeExcluded].
+// Paths that break the path rules are left to [CheckPath].
+func CheckSelected(paths []string) []*Error {
+	nested := map[string]bool{}
+	for _, p := range paths {
+		if d, f := path.Split(p); f == "go.mod" && d != "" {
+			nested[strings.TrimSuffix(d, "/")] = true
+		}
+	}
+	var problems []*Error
+	for _, p := range paths {
+		if CheckPath(p) != nil {
+			continue
+		}
+		elems := strings.Split(p, "/")
+		rule := ""
+		for i, elem := range elems {
+			if rule = excluded(elem, i < len(elems)-1); rule != "" {
+				break
+			}
+		}
+		for d := path.Dir(p); rule == "" && d != "."; d = path.Dir(d) {
+			if nested[d] {
+				rule = "nested-module"
+			}
+		}
+		if rule != "" {
+			problems = append(problems, Errorf(CodeExcluded, p, "the packager's rule %s leaves this name out of every release (%s)", rule, exclusionWhy(rule)))
+		}
+	}
+	return problems
+}
+
+// exclusionWhy returns the justification of the named rule of [Exclusions].
+func exclusionWhy(rule string) string {
+	for _, e := range Exclusions {
+		if e.Rule == rule {
+			return e.Why
+		}
+	}
+	return rule
 }

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash"
@@ -11,6 +10,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/catalogkit/catalogkit/internal/zipfmt"
 	"github.com/klauspost/compress/flate"
 )
 
@@ -66,24 +66,24 @@ func NewReader(r io.ReaderAt, size int64, lim Limits) (*Reader, error) {
 	if size > MaxSize {
 		return nil, errAt(CodeTooLarge, "", 0, "%d bytes: no archive of this format reaches 4 GiB (it never uses ZIP64)", size)
 	}
-	if size < endLen {
+	if size < zipfmt.EndLen {
 		if size == 0 {
 			return nil, errAt(CodeNotZip, "", 0, "file is empty")
 		}
 		return nil, errAt(CodeNotZip, "", 0, "file of %d bytes is too short to be a zip archive", size)
 	}
-	var end [endLen]byte
-	if _, err := r.ReadAt(end[:], size-endLen); err != nil {
-		return nil, ioErr("", size-endLen, "reading end record", err)
+	var end [zipfmt.EndLen]byte
+	if _, err := r.ReadAt(end[:], size-zipfmt.EndLen); err != nil {
+		return nil, ioErr("", size-zipfmt.EndLen, "reading end record", err)
 	}
-	if le32(end[0:]) != sigEnd {
+	if zipfmt.LE32(end[0:]) != zipfmt.SigEnd {
 		return nil, diagnoseEnd(r, size)
 	}
-	disk, cdDisk := le16(end[4:]), le16(end[6:])
-	nDisk, n := le16(end[8:]), le16(end[10:])
-	cdSize, cdOff := int64(le32(end[12:])), int64(le32(end[16:]))
-	commentLen := le16(end[20:])
-	endOff := size - endLen
+	disk, cdDisk := zipfmt.LE16(end[4:]), zipfmt.LE16(end[6:])
+	nDisk, n := zipfmt.LE16(end[8:]), zipfmt.LE16(end[10:])
+	cdSize, cdOff := int64(zipfmt.LE32(end[12:])), int64(zipfmt.LE32(end[16:]))
+	commentLen := zipfmt.LE16(end[20:])
+	endOff := size - zipfmt.EndLen
 	switch {
 	case commentLen != 0:
 		return nil, errAt(CodeComment, "", endOff, "end record declares a %d-byte comment", commentLen)
@@ -95,12 +95,12 @@ func NewReader(r io.ReaderAt, size int64, lim Limits) (*Reader, error) {
 		return nil, errAt(CodeTooManyEntries, "", endOff, "%d entries, limit is %d", n, lim.MaxEntries)
 	case cdOff+cdSize != endOff:
 		if cdOff+cdSize < endOff {
-			if endOff >= 20 && le32at(r, endOff-20) == sigLoc64 {
+			if endOff >= 20 && le32at(r, endOff-20) == zipfmt.SigZip64Locator {
 				return nil, errAt(CodeZip64, "", endOff-20, "zip64 end locator")
 			}
 			// Bytes before the archive shift everything: the central
 			// directory and the first entry sit exactly that far on.
-			if shift := endOff - cdOff - cdSize; le32at(r, cdOff+shift) == sigCentral && le32at(r, shift) == sigLocal {
+			if shift := endOff - cdOff - cdSize; le32at(r, cdOff+shift) == zipfmt.SigCentral && le32at(r, shift) == zipfmt.SigLocal {
 				return nil, errAt(CodePrepended, "", 0, "%d bytes before the first local header (every offset in the archive is %d bytes short)", shift, shift)
 			}
 			return nil, errAt(CodeGap, "", cdOff+cdSize, "%d bytes between central directory and end record", endOff-cdOff-cdSize)
@@ -117,7 +117,7 @@ func NewReader(r io.ReaderAt, size int64, lim Limits) (*Reader, error) {
 		if err != nil {
 			return nil, err
 		}
-		cdPos += centralLen + int64(len(e.Name))
+		cdPos += zipfmt.CentralLen + int64(len(e.Name))
 		if e.USize > uint64(lim.MaxFileSize) {
 			return nil, errAt(CodeFileTooLarge, e.Name, cdPos, "declares %d bytes, limit is %d", e.USize, lim.MaxFileSize)
 		}
@@ -157,26 +157,26 @@ func NewReader(r io.ReaderAt, size int64, lim Limits) (*Reader, error) {
 // diagnoseEnd explains why the last 22 bytes are not an end record: a comment,
 // trailing bytes, a truncated file, or not a zip archive at all.
 func diagnoseEnd(r io.ReaderAt, size int64) error {
-	start := max(0, size-(endLen+1<<16))
+	start := max(0, size-(zipfmt.EndLen+1<<16))
 	buf := make([]byte, size-start)
 	if _, err := r.ReadAt(buf, start); err != nil {
 		return ioErr("", start, "reading archive tail", err)
 	}
-	for i := len(buf) - endLen; i >= 0; i-- {
-		if le32(buf[i:]) != sigEnd {
+	for i := len(buf) - zipfmt.EndLen; i >= 0; i-- {
+		if zipfmt.LE32(buf[i:]) != zipfmt.SigEnd {
 			continue
 		}
 		off := start + int64(i)
-		commentLen := int64(le16(buf[i+20:]))
-		if commentLen > 0 && off+endLen+commentLen == size {
+		commentLen := int64(zipfmt.LE16(buf[i+20:]))
+		if commentLen > 0 && off+zipfmt.EndLen+commentLen == size {
 			return errAt(CodeComment, "", off, "archive has a %d-byte comment", commentLen)
 		}
-		if off+endLen+commentLen <= size {
-			return errAt(CodeTrailing, "", off+endLen+commentLen, "%d bytes after the end record", size-off-endLen-commentLen)
+		if off+zipfmt.EndLen+commentLen <= size {
+			return errAt(CodeTrailing, "", off+zipfmt.EndLen+commentLen, "%d bytes after the end record", size-off-zipfmt.EndLen-commentLen)
 		}
 	}
 	var head [4]byte
-	if _, err := r.ReadAt(head[:], 0); err == nil && le32(head[:]) == sigLocal {
+	if _, err := r.ReadAt(head[:], 0); err == nil && zipfmt.LE32(head[:]) == zipfmt.SigLocal {
 		return errAt(CodeTruncated, "", size, "no end record in the last 64 KiB: archive is truncated (or followed by that much data)")
 	}
 	return errAt(CodeNotZip, "", 0, "not a zip archive: no end record")
@@ -185,18 +185,18 @@ func diagnoseEnd(r io.ReaderAt, size int64) error {
 // readCentral reads one central directory record at offset off and checks the
 // fields that must be fixed.
 func readCentral(cd *bufio.Reader, off, cdEnd int64) (*Entry, error) {
-	var h [centralLen]byte
+	var h [zipfmt.CentralLen]byte
 	if _, err := io.ReadFull(cd, h[:]); err != nil {
 		return nil, errAt(CodeTruncated, "", off, "central directory ends inside a record")
 	}
-	if le32(h[0:]) != sigCentral {
-		return nil, errAt(CodeNotZip, "", off, "bad central directory signature %#08x", le32(h[0:]))
+	if zipfmt.LE32(h[0:]) != zipfmt.SigCentral {
+		return nil, errAt(CodeNotZip, "", off, "bad central directory signature %#08x", zipfmt.LE32(h[0:]))
 	}
-	nameLen, extraLen, commentLen := int(le16(h[28:])), int(le16(h[30:])), int(le16(h[32:]))
+	nameLen, extraLen, commentLen := int(zipfmt.LE16(h[28:])), int(zipfmt.LE16(h[30:])), int(zipfmt.LE16(h[32:]))
 	if nameLen > MaxNameLen {
 		return nil, errAt(CodeNameTooLong, "", off, "name of %d bytes, limit is %d", nameLen, MaxNameLen)
 	}
-	if off+centralLen+int64(nameLen) > cdEnd {
+	if off+zipfmt.CentralLen+int64(nameLen) > cdEnd {
 		return nil, errAt(CodeTruncated, "", off, "central directory ends inside a name")
 	}
 	name := make([]byte, nameLen)
@@ -205,14 +205,14 @@ func readCentral(cd *bufio.Reader, off, cdEnd int64) (*Entry, error) {
 	}
 	e := &Entry{
 		Name:   string(name),
-		MadeBy: le16(h[4:]),
-		Flags:  le16(h[8:]),
-		Method: le16(h[10:]),
-		CRC32:  le32(h[16:]),
-		CSize:  uint64(le32(h[20:])),
-		USize:  uint64(le32(h[24:])),
-		Attrs:  le32(h[38:]),
-		Offset: int64(le32(h[42:])),
+		MadeBy: zipfmt.LE16(h[4:]),
+		Flags:  zipfmt.LE16(h[8:]),
+		Method: zipfmt.LE16(h[10:]),
+		CRC32:  zipfmt.LE32(h[16:]),
+		CSize:  uint64(zipfmt.LE32(h[20:])),
+		USize:  uint64(zipfmt.LE32(h[24:])),
+		Attrs:  zipfmt.LE32(h[38:]),
+		Offset: int64(zipfmt.LE32(h[42:])),
 	}
 	switch {
 	case extraLen != 0:
@@ -225,10 +225,10 @@ func readCentral(cd *bufio.Reader, off, cdEnd int64) (*Entry, error) {
 	case e.CSize == 0xffffffff || e.USize == 0xffffffff || e.Offset == 0xffffffff:
 		return nil, errAt(CodeZip64, e.Name, off, "sizes or offset deferred to zip64")
 	}
-	if err := checkFixed(e, le16(h[6:]), le16(h[12:]), le16(h[14:]), off, "central record"); err != nil {
+	if err := checkFixed(e, zipfmt.LE16(h[6:]), zipfmt.LE16(h[12:]), zipfmt.LE16(h[14:]), off, "central record"); err != nil {
 		return nil, err
 	}
-	if disk, internal := le16(h[34:]), le16(h[36:]); disk != 0 || internal != 0 {
+	if disk, internal := zipfmt.LE16(h[34:]), zipfmt.LE16(h[36:]); disk != 0 || internal != 0 {
 		return nil, errAt(CodeAttributes, e.Name, off, "disk number %d, internal attributes %#x", disk, internal)
 	}
 	if e.MadeBy != CreatorVersion {
@@ -240,7 +240,7 @@ func readCentral(cd *bufio.Reader, off, cdEnd int64) (*Entry, error) {
 // isZip64Extra peeks whether an extra field block starts with the zip64 tag.
 func isZip64Extra(cd *bufio.Reader, n int) bool {
 	b, err := cd.Peek(min(n, 2))
-	return err == nil && len(b) == 2 && le16(b) == 0x0001
+	return err == nil && len(b) == 2 && zipfmt.LE16(b) == 0x0001
 }
 
 // checkFixed checks the fields every header of the format fixes.
@@ -267,40 +267,40 @@ func checkFixed(e *Entry, needed, dtime, ddate uint16, off int64, where string) 
 // checkLocal reads e's local header and requires it to equal the central
 // record, with its data ending before the central directory at cdOff.
 func checkLocal(r io.ReaderAt, e *Entry, cdOff int64) error {
-	var h [localLen]byte
-	if e.Offset+localLen > cdOff {
+	var h [zipfmt.LocalLen]byte
+	if e.Offset+zipfmt.LocalLen > cdOff {
 		return errAt(CodeTruncated, e.Name, e.Offset, "local header runs into the central directory")
 	}
 	if _, err := r.ReadAt(h[:], e.Offset); err != nil {
 		return ioErr(e.Name, e.Offset, "reading local header", err)
 	}
-	if le32(h[0:]) != sigLocal {
+	if zipfmt.LE32(h[0:]) != zipfmt.SigLocal {
 		return errAt(CodeHeaderMismatch, e.Name, e.Offset, "no local header signature where the central record points")
 	}
 	l := Entry{
 		Name:   e.Name,
-		Flags:  le16(h[6:]),
-		Method: le16(h[8:]),
-		CRC32:  le32(h[14:]),
-		CSize:  uint64(le32(h[18:])),
-		USize:  uint64(le32(h[22:])),
+		Flags:  zipfmt.LE16(h[6:]),
+		Method: zipfmt.LE16(h[8:]),
+		CRC32:  zipfmt.LE32(h[14:]),
+		CSize:  uint64(zipfmt.LE32(h[18:])),
+		USize:  uint64(zipfmt.LE32(h[22:])),
 	}
-	nameLen, extraLen := int64(le16(h[26:])), int64(le16(h[28:]))
-	if e.Offset+localLen+nameLen+extraLen > cdOff {
+	nameLen, extraLen := int64(zipfmt.LE16(h[26:])), int64(zipfmt.LE16(h[28:]))
+	if e.Offset+zipfmt.LocalLen+nameLen+extraLen > cdOff {
 		return errAt(CodeTruncated, e.Name, e.Offset, "local header runs into the central directory")
 	}
 	if extraLen != 0 {
 		var tag [2]byte
-		if _, err := r.ReadAt(tag[:], e.Offset+localLen+nameLen); err == nil && le16(tag[:]) == 1 {
+		if _, err := r.ReadAt(tag[:], e.Offset+zipfmt.LocalLen+nameLen); err == nil && zipfmt.LE16(tag[:]) == 1 {
 			return errAt(CodeZip64, e.Name, e.Offset, "zip64 extra field in local header")
 		}
 		return errAt(CodeExtraField, e.Name, e.Offset, "local header has %d bytes of extra fields", extraLen)
 	}
-	if err := checkFixed(&l, le16(h[4:]), le16(h[10:]), le16(h[12:]), e.Offset, "local header"); err != nil {
+	if err := checkFixed(&l, zipfmt.LE16(h[4:]), zipfmt.LE16(h[10:]), zipfmt.LE16(h[12:]), e.Offset, "local header"); err != nil {
 		return err
 	}
 	name := make([]byte, nameLen)
-	if _, err := r.ReadAt(name, e.Offset+localLen); err != nil {
+	if _, err := r.ReadAt(name, e.Offset+zipfmt.LocalLen); err != nil {
 		return ioErr(e.Name, e.Offset, "reading local name", err)
 	}
 	var diffs []string
@@ -322,7 +322,7 @@ func checkLocal(r io.ReaderAt, e *Entry, cdOff int64) error {
 	if len(diffs) > 0 {
 		return errAt(CodeHeaderMismatch, e.Name, e.Offset, "local header differs from central record: %v", diffs)
 	}
-	e.DataOffset = e.Offset + localLen + nameLen
+	e.DataOffset = e.Offset + zipfmt.LocalLen + nameLen
 	if e.DataOffset+int64(e.CSize) > cdOff {
 		return errAt(CodeTruncated, e.Name, e.DataOffset, "%d bytes of data run into the central directory", e.CSize)
 	}
@@ -527,13 +527,54 @@ func (a *Reader) CheckNames() (top string, problems []*Error) {
 	return top, problems
 }
 
-func le16(b []byte) uint16 { return binary.LittleEndian.Uint16(b) }
-func le32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
+// CheckSelection checks every entry's name against the rules by which the
+// writer selects a tree, before anything is extracted: no element longer
+// than [MaxElementLen] bytes, and below the top-level folder no name that
+// [CheckSelected] refuses (.git/config, a.swp, a nested module's files):
+// the writer never writes such a name, so an archive that holds one was
+// not made by it. It returns every problem, in entry order. The other name
+// rules are [Reader.CheckNames]'.
+func (a *Reader) CheckSelection() []*Error {
+	var problems []*Error
+	var rel, tops []string
+	for _, e := range a.Entries {
+		if elem := longElement(e.Name); elem != "" {
+			problems = append(problems, elementTooLong(e.Name, elem))
+			continue
+		}
+		if t, r, ok := strings.Cut(e.Name, "/"); ok {
+			rel, tops = append(rel, r), append(tops, t)
+		}
+	}
+	i := 0 // CheckSelected reports in the order of rel
+	for _, p := range CheckSelected(rel) {
+		for i < len(rel) && rel[i] != p.Entry {
+			i++
+		}
+		if i < len(rel) {
+			p.Entry = tops[i] + "/" + p.Entry
+			i++
+		}
+		problems = append(problems, p)
+	}
+	return problems
+}
+
+// longElement returns the first element of the slash-separated name p
+// longer than MaxElementLen bytes, or "".
+func longElement(p string) string {
+	for elem := range strings.SplitSeq(p, "/") {
+		if len(elem) > MaxElementLen {
+			return elem
+		}
+	}
+	return ""
+}
 
 func le32at(r io.ReaderAt, off int64) uint32 {
 	var b [4]byte
 	if _, err := r.ReadAt(b[:], off); err != nil {
 		return 0
 	}
-	return le32(b[:])
+	return zipfmt.LE32(b[:])
 }

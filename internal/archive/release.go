@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -14,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/catalogkit/catalogkit/internal/atomicfile"
 )
 
 // LockName is the lock file WriteRelease holds in the output folder while
@@ -100,26 +101,11 @@ func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *R
 		}
 	}()
 	create := func(write func(w io.Writer) error) (string, error) {
-		f, err := os.CreateTemp(outDir, tempPattern)
-		if err != nil {
-			return "", err
+		tmp, err := atomicfile.Write(outDir, tempPattern, 0o644, write)
+		if tmp != "" {
+			temps = append(temps, tmp)
 		}
-		temps = append(temps, f.Name())
-		bw := bufio.NewWriterSize(f, 1<<20)
-		err = write(bw)
-		if err == nil {
-			err = bw.Flush()
-		}
-		if err == nil {
-			err = f.Chmod(0o644)
-		}
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return f.Name(), err
+		return tmp, err
 	}
 	zipTmp, err := create(func(w io.Writer) error {
 		res, err = Build(ctx, dir, version, files, w, opts)
@@ -132,10 +118,7 @@ func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *R
 		return nil, err
 	}
 	sumsLine := []byte(res.SHA256 + "  " + res.Name + "\n")
-	sumsTmp, err := create(func(w io.Writer) error {
-		_, err := w.Write(sumsLine)
-		return err
-	})
+	sumsTmp, err := create(atomicfile.Bytes(sumsLine))
 	if err != nil {
 		return nil, fmt.Errorf("failed to write %s: %w", SumsName, err)
 	}
@@ -150,10 +133,7 @@ func WriteRelease(ctx context.Context, dir, outDir string, opts Options) (res *R
 	sideTmp := map[string]string{}
 	for _, n := range names {
 		if data, ok := want[n]; ok {
-			if sideTmp[n], err = create(func(w io.Writer) error {
-				_, err := w.Write(data)
-				return err
-			}); err != nil {
+			if sideTmp[n], err = create(atomicfile.Bytes(data)); err != nil {
 				return nil, fmt.Errorf("failed to write %s: %w", n, err)
 			}
 		}
@@ -286,13 +266,7 @@ func hook(point string) error {
 // syncAfter makes the folder's entries durable, so that a later rename is
 // never on disk before an earlier one, then runs the write point's hook.
 func syncAfter(dir, point string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("failed to sync %s: %w", dir, err)
-	}
-	err = d.Sync()
-	d.Close()
-	if err != nil {
+	if err := atomicfile.SyncDir(dir); err != nil {
 		return fmt.Errorf("failed to sync %s: %w", dir, err)
 	}
 	return hook(point)

@@ -230,11 +230,14 @@ func sortFiles(files []File) {
 }
 
 // check adds the path problems of files to problems (which already holds the
-// non-regular files) and returns them all as a *RefusalError, or nil.
+// non-regular files), then those of the selection rules ([CheckSelected]:
+// a list given to [Build] that Select did not make), and returns them all
+// as a *RefusalError, or nil.
 func check(files []File, problems []*Error) error {
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
 	}
-	return refuse(append(problems, CheckPaths(paths)...))
+	problems = append(problems, CheckPaths(paths)...)
+	return refuse(append(problems, CheckSelected(paths)...))
 }

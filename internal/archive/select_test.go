@@ -275,6 +275,8 @@ func TestCheckPaths(t *testing.T) {
 			}},
 		{"trailing space", "Windows strips it", []string{"a /b"}, []refusal{{"a /b", CodeWindowsName}}},
 		{"DEL and C1 controls", "need escaping", []string{"a\x7f", "b\u0085"}, []refusal{{"a\x7f", CodeControlChar}, {"b\u0085", CodeControlChar}}},
+		{"element of 255 bytes", "the longest file name file systems allow", []string{"a/" + strings.Repeat("x", 255)}, nil},
+		{"element of 256 bytes", "no file system can extract it", []string{"a/" + strings.Repeat("x", 256) + "/b"}, []refusal{{"a/" + strings.Repeat("x", 256) + "/b", CodeNameTooLong}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -349,10 +351,11 @@ func TestSelectCoversGitFiles(t *testing.T) {
 // documentedTop lists the tracked top-level entries that dist/README.md
 // documents as left out of releases.
 var documentedTop = map[string]bool{
-	".ci":            true, // CI script: installs tools and runs the full test suite with network access
-	".gitignore":     true, // repository metadata
-	".gitattributes": true, // repository metadata: no line-ending conversion
-	".github":        true, // repository metadata
+	".ci":             true, // CI script: installs tools and runs the full test suite with network access
+	".gitignore":      true, // repository metadata
+	".gitattributes":  true, // repository metadata: no line-ending conversion
+	".github":         true, // repository metadata
+	"CONTRIBUTING.md": true, // how to change the repository: walk-throughs for maintainers, not part of the product
 }
 
 func symlink(t *testing.T, target, name string) {
@@ -385,4 +388,54 @@ func refusals(errs []*Error) []refusal {
 		out = append(out, refusal{e.Entry, e.Code})
 	}
 	return out
+}
+
+// TestCheckSelected checks the selection rules a name alone decides: what
+// Select leaves out is refused in a list of names, as the reader and Build
+// refuse it.
+func TestCheckSelected(t *testing.T) {
+	tests := []struct {
+		reason string
+		paths  []string
+		want   []refusal
+	}{
+		{"what Select picks passes", []string{"VERSION", "go.mod", "catalog/json.go", "testdata/fuzz/FuzzX/abc", "dist/README.md"}, nil},
+		{"a dot folder at the top, as .git/config", []string{".git/config"}, []refusal{{".git/config", CodeExcluded}}},
+		{"a dot file below the top", []string{"catalog/.DS_Store"}, []refusal{{"catalog/.DS_Store", CodeExcluded}}},
+		{"build output and editor litter", []string{"cmd/x.test", "catalog/a.go~", "catalog/#a.go#", "internal/__pycache__/m.pyc"},
+			[]refusal{{"cmd/x.test", CodeExcluded}, {"catalog/a.go~", CodeExcluded}, {"catalog/#a.go#", CodeExcluded}, {"internal/__pycache__/m.pyc", CodeExcluded}}},
+		{"a fuzz cache", []string{"testdata/fuzz-cache/x"}, []refusal{{"testdata/fuzz-cache/x", CodeExcluded}}},
+		{"a nested module's files, its go.mod included", []string{"go.mod", "internal/b/go.mod", "internal/b/c/x.go", "internal/bb.go"},
+			[]refusal{{"internal/b/go.mod", CodeExcluded}, {"internal/b/c/x.go", CodeExcluded}}},
+		{"a path the path rules refuse is theirs", []string{"../.git/config", "./.x"}, nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, refusals(CheckSelected(tt.paths))); diff != "" {
+			t.Errorf("CheckSelected(%q) (%s) (-want +got):\n%s", tt.paths, tt.reason, diff)
+		}
+	}
+}
+
+// TestBuildRefusesExcluded checks that Build, given a list of files that
+// Select did not make, refuses a name the selection rules leave out, with
+// the code the reader gives it.
+func TestBuildRefusesExcluded(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"VERSION", "go.mod", ".git/config"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("0.1.0\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := []File{{Path: "VERSION", Size: 6, Mode: 0o644}, {Path: "go.mod", Size: 6, Mode: 0o644}, {Path: ".git/config", Size: 6, Mode: 0o644}}
+	_, err := Build(context.Background(), dir, "0.1.0", files, io.Discard, Options{})
+	var re *RefusalError
+	if !errors.As(err, &re) {
+		t.Fatalf("Build with .git/config: %v, want a refusal", err)
+	}
+	if diff := cmp.Diff([]refusal{{".git/config", CodeExcluded}}, refusals(re.Problems)); diff != "" {
+		t.Errorf("Build's refusal (-want +got):\n%s", diff)
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/catalogkit/catalogkit/internal/zipfmt"
 	"github.com/klauspost/compress/flate"
 )
 
@@ -135,10 +136,10 @@ func Build(ctx context.Context, dir, version string, files []File, w io.Writer, 
 	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
 
 	top := TopFolder(version)
-	size, total := int64(endLen), int64(0)
+	size, total := int64(zipfmt.EndLen), int64(0)
 	for _, e := range all {
 		name := int64(len(top) + len(e.Path))
-		size += localLen + name + int64(len(e.data)) + centralLen + name
+		size += zipfmt.LocalLen + name + int64(len(e.data)) + zipfmt.CentralLen + name
 		total += e.Size
 	}
 	switch {
@@ -201,13 +202,13 @@ func header(b []byte, name string, e *entry) []byte {
 
 func (z *zipWriter) add(name string, e *entry) {
 	offset := uint32(z.n)
-	local := binary.LittleEndian.AppendUint32(make([]byte, 0, localLen+len(name)), sigLocal)
+	local := binary.LittleEndian.AppendUint32(make([]byte, 0, zipfmt.LocalLen+len(name)), zipfmt.SigLocal)
 	local = header(local, name, e)
 	local = binary.LittleEndian.AppendUint16(local, 0) // extra length
 	z.write(append(local, name...))
 	z.write(e.data)
 
-	c := binary.LittleEndian.AppendUint32(z.central, sigCentral)
+	c := binary.LittleEndian.AppendUint32(z.central, zipfmt.SigCentral)
 	c = binary.LittleEndian.AppendUint16(c, CreatorVersion)
 	c = header(c, name, e)
 	c = append(c, 0, 0, 0, 0, 0, 0, 0, 0) // extra and comment lengths, disk, internal attributes
@@ -220,7 +221,7 @@ func (z *zipWriter) add(name string, e *entry) {
 func (z *zipWriter) finish() {
 	offset := uint32(z.n)
 	z.write(z.central)
-	end := binary.LittleEndian.AppendUint32(make([]byte, 0, endLen), sigEnd)
+	end := binary.LittleEndian.AppendUint32(make([]byte, 0, zipfmt.EndLen), zipfmt.SigEnd)
 	end = append(end, 0, 0, 0, 0) // disk numbers
 	end = binary.LittleEndian.AppendUint16(end, uint16(z.count))
 	end = binary.LittleEndian.AppendUint16(end, uint16(z.count))
@@ -289,12 +290,20 @@ type compressor struct {
 
 func newCompressor() *compressor {
 	c := &compressor{}
-	fw, err := flate.NewWriter(&c.buf, FlateLevel)
+	c.fw = NewDeflater(&c.buf)
+	return c
+}
+
+// NewDeflater returns the compressor that makes a release's bytes: the
+// pinned [CompressModule] at [FlateLevel]. It is the one place it is
+// configured: the writer uses it, and package zipdiff to tell whose
+// compressor made an entry's bytes.
+func NewDeflater(w io.Writer) *flate.Writer {
+	fw, err := flate.NewWriter(w, FlateLevel)
 	if err != nil {
 		panic(err) // FlateLevel is a valid constant
 	}
-	c.fw = fw
-	return c
+	return fw
 }
 
 // read reads f into c.raw, which is reused for the next file: callers must

@@ -3,11 +3,14 @@ package sign
 import (
 	"errors"
 	"fmt"
+
+	"github.com/catalogkit/catalogkit/internal/codes"
 )
 
-// A Code names one kind of refusal. Codes are stable: scripts and tests match
-// them, never the message text.
-type Code string
+// A Code names one kind of refusal: the release side's one code type
+// ([codes.Code]). Codes are stable: scripts and tests match them, never
+// the message text.
+type Code = codes.Code
 
 // The codes, in the order the checks run (see the package documentation).
 const (

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/catalogkit/catalogkit/internal/atomicfile"
 )
 
 // Key file suffixes that keygen writes after its --out prefix.
@@ -38,35 +39,13 @@ func WriteKeyPair(prefix string, kp *KeyPair) (secretPath, publicPath string, er
 
 // writeNew atomically creates path with data and perm, failing with an error
 // that wraps fs.ErrExist if path exists.
-func writeNew(path string, data []byte, perm fs.FileMode) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-			err = pe.Err // the temporary name means nothing to the user
-		}
-		return fmt.Errorf("failed to write %s: cannot create a file in %s: %w", path, filepath.Dir(path), err)
-	}
-	defer os.Remove(tmp.Name()) // the link, if made, keeps the data
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
+func writeNew(path string, data []byte, perm fs.FileMode) error {
+	switch err := atomicfile.WriteNew(path, data, perm); {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrExist) && !errors.Is(err, atomicfile.ErrCreate):
+		return fmt.Errorf("refusing to overwrite %s: %w", path, fs.ErrExist)
+	default:
 		return fmt.Errorf("failed to write %s: %w", path, err)
 	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("refusing to overwrite %s: %w", path, fs.ErrExist)
-		}
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	return nil
 }

@@ -45,6 +45,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/catalogkit/catalogkit/internal/atomicfile"
 	"github.com/catalogkit/catalogkit/internal/gitcmd"
 	"github.com/catalogkit/catalogkit/internal/skipreport"
 )
@@ -215,8 +216,7 @@ func readStamp(file string) (stamp, bool) {
 	return s, true
 }
 
-// writeStamp writes the stamp atomically: a temporary file renamed into
-// place.
+// writeStamp writes the stamp atomically ([atomicfile.WriteFile]).
 func writeStamp(file string, s stamp) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
@@ -225,19 +225,7 @@ func writeStamp(file string, s stamp) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".stamp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return atomicfile.WriteFile(file, append(b, '\n'), 0o644)
 }
 
 // readLines returns the non-empty lines of a file, each once, in order.

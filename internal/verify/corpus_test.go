@@ -175,6 +175,20 @@ func hostileCorpus() []hostile {
 		{name: "lying-uncompressed-size", reason: "the bomb declares 1000 bytes: the stream is cut one byte past the declared size",
 			build: mut(func(a *zarc) { a.ents = append(a.ents, bombEntry(1000)) }), wantStep: StepParse, wantCode: archive.CodeSizeMismatch},
 
+		// The parse step: names the writer never writes, refused before
+		// anything is extracted (so --keep never keeps them).
+		{name: "dot-git-config", reason: "a .git/config runs commands when git runs in the kept tree; the packager leaves dot files out",
+			build: mut(func(a *zarc) { a.add(testRoot+"/.git/config", []byte("[core]\n\tfsmonitor = touch /tmp/pwned\n")) }), wantStep: StepParse, wantCode: archive.CodeExcluded},
+		{name: "editor-litter", reason: "a .swp file is editor litter the packager leaves out",
+			build: mut(func(a *zarc) { a.add(testRoot+"/catalog/x.go.swp", []byte("x")) }), wantStep: StepParse, wantCode: archive.CodeExcluded},
+		{name: "nested-module", reason: "a folder with its own go.mod is a separate module the packager leaves out",
+			build: mut(func(a *zarc) {
+				a.add(testRoot+"/internal/other/go.mod", []byte("module other\n"))
+				a.add(testRoot+"/internal/other/x.go", []byte("package other\n"))
+			}), wantStep: StepParse, wantCode: archive.CodeExcluded},
+		{name: "element-too-long", reason: "an element of 300 bytes cannot be a file name on most file systems; the packager refuses it",
+			build: mut(func(a *zarc) { a.add(testRoot+"/testdata/"+strings.Repeat("a", 300), []byte("x")) }), wantStep: StepParse, wantCode: archive.CodeNameTooLong},
+
 		// Step 3: names and types, all checked before anything is written.
 		{name: "traversal", reason: "../ escapes the extraction directory",
 			build: mut(func(a *zarc) { a.find("VERSION").rename("../evil") }), wantStep: StepExtract, wantCode: archive.CodeTraversal},

@@ -7,7 +7,9 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
 
-// stepParse runs the strict reader over the archive, then decompresses every
+// stepParse runs the strict reader over the archive, checks the names
+// against the writer's selection rules ([archive.Reader.CheckSelection]),
+// then decompresses every
 // entry on all cores, each worker reusing one [archive.Stream], so that every
 // size and CRC-32 is checked before anything is written.
 func (v *verifier) stepParse(s *StepResult) []*archive.Error {
@@ -16,6 +18,12 @@ func (v *verifier) stepParse(s *StepResult) []*archive.Error {
 		return []*archive.Error{archive.AsError(err)}
 	}
 	v.arch = a
+	// A name the writer never writes is refused here, before any step
+	// writes a file: the extracted tree would hold what the packager
+	// leaves out (.git/config is configuration git runs).
+	if problems := a.CheckSelection(); len(problems) > 0 {
+		return problems
+	}
 	streams := make([]archive.Stream, workers(len(a.Entries)))
 	if err := forEach(v.ctx, len(a.Entries), func(w, i int) *archive.Error {
 		st := &streams[w]

@@ -77,10 +77,6 @@ type Rebuild struct {
 	DiffError string          `json:"diff_error,omitempty"`
 }
 
-// failed reports whether the hash step failed at the rebuild: it is the step's
-// last check, so a rebuild that began and did not match is what failed.
-func (rb *Rebuild) failed() bool { return rb != nil && !rb.Identical }
-
 // rebuild packs the commit of Options.Rebuild from a clean clone and
 // compares its bytes with the archive's, which the hash step has just read and
 // hashed. It runs after the signature and provenance checks, so that

@@ -62,9 +62,16 @@ func BuildCache() (string, error) {
 // A TestID names a top-level test in a package given relative to the module.
 type TestID struct{ Package, Test string }
 
+// ReleaseCases is the number of conformance case files of this version of
+// catalogkit, which a release's tree must hold and run: the verifier's own
+// count, not the archive's. TestReleaseCasesCounted keeps it equal to the
+// repository's conformance/cases/*.json, so that a new case fails the
+// build of the verifier until this count follows.
+const ReleaseCases = 21
+
 // ReleaseTests returns the plan for a catalogkit release: every test of the
 // catalog, conformance and records packages, of which these must have run and
-// passed: the 21 conformance cases of conformance/cases/*.json, run by
+// passed: the [ReleaseCases] conformance cases of conformance/cases/*.json, run by
 // TestConformance in ./conformance, and the records package's
 // TestRecordsUpToDate, which regenerates the five records and compares them
 // with the committed files byte for byte.
@@ -72,7 +79,7 @@ func ReleaseTests() *TestPlan {
 	return &TestPlan{
 		Patterns:    []string{"./catalog/...", "./conformance/...", "./records/..."},
 		CasesGlob:   "conformance/cases/*.json",
-		WantCases:   21,
+		WantCases:   ReleaseCases,
 		CasePackage: "conformance",
 		CaseTest:    "TestConformance",
 		Required:    []TestID{{Package: "records", Test: "TestRecordsUpToDate"}},

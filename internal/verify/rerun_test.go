@@ -262,3 +262,16 @@ func TestTestEnvAllowList(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseCasesCounted checks ReleaseCases against the cases
+// themselves: the count is what conformance/cases holds, never a number
+// restated by hand.
+func TestReleaseCasesCounted(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", filepath.FromSlash(ReleaseTests().CasesGlob)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != ReleaseCases {
+		t.Errorf("the repository has %d case files (%s), ReleaseCases says %d: set it to %d", len(files), ReleaseTests().CasesGlob, ReleaseCases, len(files))
+	}
+}

@@ -32,7 +32,7 @@ func signErr(file string, err error) *archive.Error {
 	if !errors.As(err, &se) {
 		se = &sign.Error{Code: "SIGNATURE", Detail: err.Error()}
 	}
-	return &archive.Error{Code: archive.Code(se.Code), Entry: file, Offset: -1, Detail: se.Detail, Err: se.Err}
+	return &archive.Error{Code: se.Code, Entry: file, Offset: -1, Detail: se.Detail, Err: se.Err}
 }
 
 // ReadSmall reads the small regular file at path, what it is for messages
@@ -88,7 +88,7 @@ func (v *verifier) checkSumsSignature(*StepResult) []*archive.Error {
 func (v *verifier) sumsSignature() *archive.Error {
 	sums := v.sums
 	sigPath := filepath.Join(filepath.Dir(v.opts.SumsFile), SumsSignature)
-	sig, missing, aerr := ReadSmall(sigPath, "signature", maxSig, archive.Code(sign.CodeSigFormat))
+	sig, missing, aerr := ReadSmall(sigPath, "signature", maxSig, sign.CodeSigFormat)
 	if missing {
 		return errf(CodeNoSignature, sigPath, "no signature beside %s: download %s from the release page (a --key needs it)", v.opts.SumsFile, SumsSignature)
 	}
@@ -101,7 +101,7 @@ func (v *verifier) sumsSignature() *archive.Error {
 	}
 	name := filepath.Base(v.rep.Archive)
 	if archiveVersion(name) == "" {
-		return errf(archive.Code(sign.CodeVersionMismatch), name, "not named catalogkit-<version>.zip, so the version the signature names (%q) cannot be checked against it: give the archive under its published name", got.Comment.Version)
+		return errf(sign.CodeVersionMismatch, name, "not named catalogkit-<version>.zip, so the version the signature names (%q) cannot be checked against it: give the archive under its published name", got.Comment.Version)
 	}
 	if err := got.Comment.Check("SHA256SUMS", archiveVersion(name)); err != nil {
 		return signErr(sigPath, err)
@@ -144,14 +144,14 @@ func (v *verifier) checkProvenance(s *StepResult) []*archive.Error {
 func (v *verifier) provenance(sha string) (string, *archive.Error) {
 	name := filepath.Base(v.rep.Archive)
 	p := filepath.Join(filepath.Dir(v.opts.SumsFile), provenance.Name(archiveVersion(name)))
-	stmt, missing, aerr := ReadSmall(p, "provenance statement", provenance.MaxSize, archive.Code(provenance.CodeFormat))
+	stmt, missing, aerr := ReadSmall(p, "provenance statement", provenance.MaxSize, provenance.CodeFormat)
 	if missing {
 		return "signed comment names commit " + v.signed.Commit + " (no provenance statement beside " + filepath.Base(v.opts.SumsFile) + ")", nil
 	}
 	if aerr != nil {
 		return "", aerr
 	}
-	sig, missing, aerr := ReadSmall(p+".minisig", "signature", maxSig, archive.Code(sign.CodeSigFormat))
+	sig, missing, aerr := ReadSmall(p+".minisig", "signature", maxSig, sign.CodeSigFormat)
 	if missing {
 		return "", errf(CodeNoSignature, p+".minisig", "the provenance statement is not signed: download its .minisig from the release page")
 	}
@@ -166,7 +166,7 @@ func (v *verifier) provenance(sha string) (string, *archive.Error) {
 	case got.KeyID != v.signer:
 		return "", errf(CodeProvenanceKey, p, "signed by key %s, but SHA256SUMS by key %s: a release is signed by one key", got.KeyID, v.signer)
 	case got.Commit != v.signed.Commit || got.TreeHash != v.signed.TreeHash:
-		return "", errf(archive.Code(provenance.CodeCommentMismatch), p, "names commit %s and tree %s, but the signature of SHA256SUMS names commit %s and tree %s",
+		return "", errf(provenance.CodeCommentMismatch, p, "names commit %s and tree %s, but the signature of SHA256SUMS names commit %s and tree %s",
 			got.Commit, got.TreeHash, v.signed.Commit, v.signed.TreeHash)
 	}
 	if !got.Clean {

@@ -162,21 +162,21 @@ func TestSignedSums(t *testing.T) {
 	}{
 		{name: "signed", reason: "the release as packed", keys: []sign.PublicKey{pub}},
 		{name: "one-of-two-keys", reason: "--key is repeatable: one matching key is enough", keys: []sign.PublicKey{otherPub, pub}},
-		{name: "wrong-key", reason: "signed by a key the user did not give", keys: []sign.PublicKey{otherPub}, code: archive.Code(sign.CodeUnknownKey)},
+		{name: "wrong-key", reason: "signed by a key the user did not give", keys: []sign.PublicKey{otherPub}, code: sign.CodeUnknownKey},
 		{
 			name: "attacker-sums", reason: "an archive with other bytes and a SHA256SUMS naming them, beside the real signature",
 			mutate: func(t *testing.T, dir string) {
 				write(t, filepath.Join(dir, zip), read(t, filepath.Join(otherDist, zip)))
 				write(t, filepath.Join(dir, archive.SumsName), read(t, filepath.Join(otherDist, archive.SumsName)))
 			},
-			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeBadSignature),
+			keys: []sign.PublicKey{pub}, code: sign.CodeBadSignature,
 		},
 		{
 			name: "signature-of-another-file", reason: "the provenance statement's signature renamed to SHA256SUMS.minisig",
 			mutate: func(t *testing.T, dir string) {
 				write(t, filepath.Join(dir, archive.SumsSigName), read(t, filepath.Join(dir, prov+archive.SigSuffix)))
 			},
-			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeBadSignature),
+			keys: []sign.PublicKey{pub}, code: sign.CodeBadSignature,
 		},
 		{
 			name: "truncated", reason: "the signature file without its last line",
@@ -185,7 +185,7 @@ func TestSignedSums(t *testing.T) {
 				lines := strings.SplitAfter(string(read(t, p)), "\n")
 				write(t, p, []byte(strings.Join(lines[:3], "")))
 			},
-			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeSigFormat),
+			keys: []sign.PublicKey{pub}, code: sign.CodeSigFormat,
 		},
 		{
 			name: "crlf", reason: "the signature file re-encoded with CRLF line ends",
@@ -193,7 +193,7 @@ func TestSignedSums(t *testing.T) {
 				p := filepath.Join(dir, archive.SumsSigName)
 				write(t, p, bytes.ReplaceAll(read(t, p), []byte("\n"), []byte("\r\n")))
 			},
-			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeSigFormat),
+			keys: []sign.PublicKey{pub}, code: sign.CodeSigFormat,
 		},
 		{
 			name: "other-algorithm", reason: "a signature line whose algorithm is neither ED nor Ed",
@@ -205,7 +205,7 @@ func TestSignedSums(t *testing.T) {
 				lines[1] = base64.StdEncoding.EncodeToString(raw)
 				write(t, p, []byte(strings.Join(lines, "\n")))
 			},
-			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeSigAlgorithm),
+			keys: []sign.PublicKey{pub}, code: sign.CodeSigAlgorithm,
 		},
 		{
 			name: "forged-comment", reason: "the trusted comment edited after signing",
@@ -213,10 +213,10 @@ func TestSignedSums(t *testing.T) {
 				p := filepath.Join(dir, archive.SumsSigName)
 				write(t, p, bytes.Replace(read(t, p), []byte("version:"+testVersion), []byte("version:9.9.9"), 1))
 			},
-			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeCommentForged),
+			keys: []sign.PublicKey{pub}, code: sign.CodeCommentForged,
 		},
-		{name: "comment-lies-about-version", reason: "a real signature whose comment names another version", mutate: resign(lie), keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeVersionMismatch)},
-		{name: "comment-names-another-file", reason: "a real signature of these bytes made for another file", mutate: resign(otherFile), keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeWrongFile)},
+		{name: "comment-lies-about-version", reason: "a real signature whose comment names another version", mutate: resign(lie), keys: []sign.PublicKey{pub}, code: sign.CodeVersionMismatch},
+		{name: "comment-names-another-file", reason: "a real signature of these bytes made for another file", mutate: resign(otherFile), keys: []sign.PublicKey{pub}, code: sign.CodeWrongFile},
 		{
 			name: "no-signature", reason: "--key given, no SHA256SUMS.minisig",
 			mutate: func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, archive.SumsSigName)) },
@@ -229,7 +229,7 @@ func TestSignedSums(t *testing.T) {
 					write(t, filepath.Join(dir, n), read(t, filepath.Join(otherDist, n)))
 				}
 			},
-			keys: []sign.PublicKey{pub}, code: archive.Code(provenance.CodeDigest),
+			keys: []sign.PublicKey{pub}, code: provenance.CodeDigest,
 		},
 		{
 			name: "provenance-unsigned", reason: "a provenance statement without its signature",
@@ -244,7 +244,7 @@ func TestSignedSums(t *testing.T) {
 		{
 			name: "sums-comment-names-another-commit", reason: "SHA256SUMS signed with another commit than the provenance names",
 			mutate: resignWith(key, archive.SumsName, func(c *sign.Comment) { c.Commit = strings.Repeat("d", 40) }),
-			keys:   []sign.PublicKey{pub}, code: archive.Code(provenance.CodeCommentMismatch),
+			keys:   []sign.PublicKey{pub}, code: provenance.CodeCommentMismatch,
 		},
 		{
 			name: "sums-comment-names-another-tree", reason: "SHA256SUMS signed with another tree hash than the archive's files have, with no provenance to compare",
@@ -268,14 +268,14 @@ func TestSignedSums(t *testing.T) {
 				write(t, p, sums)
 				write(t, p+archive.SigSuffix, sig)
 			},
-			rename: "release.zip", keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeVersionMismatch),
+			rename: "release.zip", keys: []sign.PublicKey{pub}, code: sign.CodeVersionMismatch,
 		},
 		{
 			name: "signature-too-large", reason: "a signature file far larger than any minisign writes",
 			mutate: func(t *testing.T, dir string) {
 				write(t, filepath.Join(dir, archive.SumsSigName), bytes.Repeat([]byte("A"), 5000))
 			},
-			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeSigFormat),
+			keys: []sign.PublicKey{pub}, code: sign.CodeSigFormat,
 		},
 		{
 			name: "provenance-unclean", reason: "a provenance saying the checkout was not clean is reported as such",
@@ -295,7 +295,7 @@ func TestSignedSums(t *testing.T) {
 				p := filepath.Join(dir, prov)
 				write(t, p, bytes.Replace(read(t, p), []byte(testInputs().Commit), []byte(strings.Repeat("d", 40)), 1))
 			},
-			keys: []sign.PublicKey{pub}, code: archive.Code(sign.CodeBadSignature),
+			keys: []sign.PublicKey{pub}, code: sign.CodeBadSignature,
 		},
 	}
 	for _, tt := range tests {

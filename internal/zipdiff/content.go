@@ -212,8 +212,8 @@ func isText(b []byte) bool {
 // catalogkit's packager.
 var compressorName = fmt.Sprintf("%s %s, level %d", archive.CompressModule, archive.CompressVersion, archive.FlateLevel)
 
-// recompressor deflates content the way catalogkit's packager does, keeping
-// only the hash and length of the result.
+// recompressor deflates content with catalogkit's packager's compressor
+// ([archive.NewDeflater]), keeping only the hash and length of the result.
 type recompressor struct {
 	w   *kflate.Writer
 	out countingHash
@@ -233,11 +233,7 @@ func (c *countingHash) Write(p []byte) (int, error) {
 func (rc *recompressor) reset() {
 	if rc.w == nil {
 		rc.out.Hash = sha256.New()
-		w, err := kflate.NewWriter(&rc.out, archive.FlateLevel)
-		if err != nil {
-			panic(err) // FlateLevel is a valid constant
-		}
-		rc.w = w
+		rc.w = archive.NewDeflater(&rc.out)
 	}
 	rc.out.Hash.Reset()
 	rc.out.n = 0

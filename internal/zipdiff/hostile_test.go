@@ -19,8 +19,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/linediff"
 	"github.com/catalogkit/catalogkit/internal/termsafe"
+	"github.com/catalogkit/catalogkit/internal/zipfmt"
 )
 
 // rawEntry describes one entry for rawZip, which writes the bytes it is
@@ -69,7 +71,7 @@ func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
 		flags := e.flags
 		offsets[i] = len(out)
 		var h [30]byte
-		le.PutUint32(h[0:], localSig)
+		le.PutUint32(h[0:], zipfmt.SigLocal)
 		le.PutUint16(h[4:], 20)
 		le.PutUint16(h[6:], flags)
 		le.PutUint16(h[8:], e.method)
@@ -84,7 +86,7 @@ func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
 	for i, e := range entries {
 		flags := e.flags
 		var h [46]byte
-		le.PutUint32(h[0:], centralSig)
+		le.PutUint32(h[0:], zipfmt.SigCentral)
 		le.PutUint16(h[4:], 3<<8|20)
 		le.PutUint16(h[6:], 20)
 		le.PutUint16(h[8:], flags)
@@ -99,7 +101,7 @@ func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
 		out = append(append(out, h[:]...), e.name...)
 	}
 	var end [22]byte
-	le.PutUint32(end[0:], endSig)
+	le.PutUint32(end[0:], zipfmt.SigEnd)
 	le.PutUint16(end[8:], uint16(len(entries)))
 	le.PutUint16(end[10:], uint16(len(entries)))
 	le.PutUint32(end[12:], uint32(len(out)-cdAt))
@@ -213,7 +215,7 @@ func swapLocals(t *testing.T, z []byte) []byte {
 	}
 	e0, e1 := a.Entries[0], a.Entries[1]
 	rec := func(e *Entry) []byte {
-		return z[e.CentralAt : e.CentralAt+centralLen+int64(len(e.Central.Name))]
+		return z[e.CentralAt : e.CentralAt+zipfmt.CentralLen+int64(len(e.Central.Name))]
 	}
 	out := append([]byte(nil), z[:a.CentralAt]...)
 	out = append(append(out, rec(e1)...), rec(e0)...)
@@ -387,12 +389,12 @@ func TestZipTrailingBytes(t *testing.T) {
 	z := append(makeZip(t, "", base...), "appended by someone"...)
 	_, err := Read("t.zip", bytes.NewReader(z), int64(len(z)), DefaultLimits)
 	var e *Error
-	if !asError(err, &e) || e.Code != CodeTrailing || !strings.Contains(e.Detail, "19 bytes after the end of central directory record") {
-		t.Errorf("err %v, want %s and the count", err, CodeTrailing)
+	if !asError(err, &e) || e.Code != archive.CodeTrailing || !strings.Contains(e.Detail, "19 bytes after the end of central directory record") {
+		t.Errorf("err %v, want %s and the count", err, archive.CodeTrailing)
 	}
 	// A truncated archive is still not one with trailing bytes.
 	cut := z[:len(z)/2]
-	if _, err := Read("cut.zip", bytes.NewReader(cut), int64(len(cut)), DefaultLimits); !asError(err, &e) || e.Code != CodeNotZip {
+	if _, err := Read("cut.zip", bytes.NewReader(cut), int64(len(cut)), DefaultLimits); !asError(err, &e) || e.Code != archive.CodeNotZip {
 		t.Errorf("truncated: %v", err)
 	}
 }

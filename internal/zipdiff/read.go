@@ -7,21 +7,14 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/zipfmt"
 )
 
-// A Code names why an archive could not be read.
-type Code string
-
-const (
-	CodeIO             Code = "IO"
-	CodeNotZip         Code = "NOT_ZIP"
-	CodeTruncated      Code = "TRUNCATED"
-	CodeTrailing       Code = "TRAILING_BYTES" // bytes after the end of central directory record
-	CodeUnsupported    Code = "UNSUPPORTED"
-	CodeTooLarge       Code = "TOO_LARGE"
-	CodeTooManyEntries Code = "TOO_MANY_ENTRIES"
-	CodeCorrupt        Code = "CORRUPT"
-)
+// A Code names why an archive could not be read: the codes are package
+// archive's, which has one code for each condition of the format.
+type Code = archive.Code
 
 // Error is an archive that could not be read: its file, the code, and the
 // byte offset in the file where the problem was found (-1 if none).
@@ -63,19 +56,6 @@ var DefaultLimits = Limits{
 	MaxTextSize:    1 << 20,
 	MaxTotalSize:   1 << 30,
 }
-
-// Signatures and fixed sizes of the ZIP structures (APPNOTE.TXT 4.3).
-const (
-	localSig      = 0x04034b50
-	centralSig    = 0x02014b50
-	endSig        = 0x06054b50
-	zip64LocSig   = 0x07064b50
-	descSig       = 0x08074b50
-	localLen      = 30
-	centralLen    = 46
-	endLen        = 22
-	maxCommentLen = 1<<16 - 1
-)
 
 // Header holds the fields of one header, central or local, as stored.
 type Header struct {
@@ -178,60 +158,60 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 		return nil, &Error{File: name, Code: code, Offset: off, Detail: fmt.Sprintf(format, args...)}
 	}
 	if size > lim.MaxArchiveSize {
-		return fail(CodeTooLarge, -1, "the archive is %d bytes, more than the limit of %d", size, lim.MaxArchiveSize)
+		return fail(archive.CodeTooLarge, -1, "the archive is %d bytes, more than the limit of %d", size, lim.MaxArchiveSize)
 	}
-	if size < endLen {
-		return fail(CodeNotZip, -1, "%d bytes is too short for a ZIP archive (no end of central directory record)", size)
+	if size < zipfmt.EndLen {
+		return fail(archive.CodeNotZip, -1, "%d bytes is too short for a ZIP archive (no end of central directory record)", size)
 	}
 	// The end record is in the last 22 + 65535 bytes.
-	tailLen := min(size, endLen+maxCommentLen)
+	tailLen := min(size, zipfmt.EndLen+zipfmt.MaxCommentLen)
 	tail := make([]byte, tailLen)
 	if _, err := r.ReadAt(tail, size-tailLen); err != nil {
-		return nil, &Error{File: name, Code: CodeIO, Offset: size - tailLen, Detail: "cannot read", Err: err}
+		return nil, &Error{File: name, Code: archive.CodeIO, Offset: size - tailLen, Detail: "cannot read", Err: err}
 	}
 	endRel := -1
-	for i := len(tail) - endLen; i >= 0; i-- {
-		if binary.LittleEndian.Uint32(tail[i:]) == endSig &&
-			i+endLen+int(binary.LittleEndian.Uint16(tail[i+20:])) == len(tail) {
+	for i := len(tail) - zipfmt.EndLen; i >= 0; i-- {
+		if binary.LittleEndian.Uint32(tail[i:]) == zipfmt.SigEnd &&
+			i+zipfmt.EndLen+int(binary.LittleEndian.Uint16(tail[i+20:])) == len(tail) {
 			endRel = i
 			break
 		}
 	}
 	if endRel < 0 {
 		if at, n := trailingEnd(r, tail, size-tailLen); at >= 0 {
-			return fail(CodeTrailing, at, "%d bytes after the end of central directory record: something was appended to the archive (a ZIP archive ends with that record and its comment)", n)
+			return fail(archive.CodeTrailing, at, "%d bytes after the end of central directory record: something was appended to the archive (a ZIP archive ends with that record and its comment)", n)
 		}
-		return fail(CodeNotZip, -1, "no end of central directory record: not a ZIP archive, or truncated at the end")
+		return fail(archive.CodeNotZip, -1, "no end of central directory record: not a ZIP archive, or truncated at the end")
 	}
 	a := &Archive{Name: name, Size: size, EndAt: size - tailLen + int64(endRel), r: r, lim: lim, read: readBudget(size), left: lim.MaxTotalSize}
 	end := tail[endRel:]
-	a.DiskNumbers = [2]uint16{le16(end[4:]), le16(end[6:])}
-	a.EntriesOnDisk = le16(end[8:])
-	count := int(le16(end[10:]))
-	a.CentralSize = int64(le32(end[12:]))
-	a.CentralAt = int64(le32(end[16:]))
-	a.Comment = string(end[endLen:])
+	a.DiskNumbers = [2]uint16{zipfmt.LE16(end[4:]), zipfmt.LE16(end[6:])}
+	a.EntriesOnDisk = zipfmt.LE16(end[8:])
+	count := int(zipfmt.LE16(end[10:]))
+	a.CentralSize = int64(zipfmt.LE32(end[12:]))
+	a.CentralAt = int64(zipfmt.LE32(end[16:]))
+	a.Comment = string(end[zipfmt.EndLen:])
 	if a.EndAt >= 20 {
 		var loc [4]byte
-		if _, err := r.ReadAt(loc[:], a.EndAt-20); err == nil && binary.LittleEndian.Uint32(loc[:]) == zip64LocSig {
-			return fail(CodeUnsupported, a.EndAt-20, "a ZIP64 archive (catalogkit never writes ZIP64)")
+		if _, err := r.ReadAt(loc[:], a.EndAt-20); err == nil && binary.LittleEndian.Uint32(loc[:]) == zipfmt.SigZip64Locator {
+			return fail(archive.CodeZip64, a.EndAt-20, "a ZIP64 archive (catalogkit never writes ZIP64)")
 		}
 	}
 	switch {
 	case count == 0xffff || a.CentralSize == 0xffffffff || a.CentralAt == 0xffffffff:
-		return fail(CodeUnsupported, a.EndAt, "a ZIP64 archive (catalogkit never writes ZIP64)")
+		return fail(archive.CodeZip64, a.EndAt, "a ZIP64 archive (catalogkit never writes ZIP64)")
 	case a.DiskNumbers != [2]uint16{} || int(a.EntriesOnDisk) != count:
-		return fail(CodeUnsupported, a.EndAt, "a multi-disk (split) archive")
+		return fail(archive.CodeAttributes, a.EndAt, "a multi-disk (split) archive")
 	case count > lim.MaxEntries:
-		return fail(CodeTooManyEntries, a.EndAt, "%d entries, more than the limit of %d", count, lim.MaxEntries)
+		return fail(archive.CodeTooManyEntries, a.EndAt, "%d entries, more than the limit of %d", count, lim.MaxEntries)
 	case a.CentralAt+a.CentralSize > a.EndAt:
-		return fail(CodeTruncated, a.EndAt, "the central directory (offset %d, %d bytes) runs past the end record at %d", a.CentralAt, a.CentralSize, a.EndAt)
-	case int64(count)*centralLen > a.CentralSize:
-		return fail(CodeCorrupt, a.EndAt, "%d entries cannot fit in a %d-byte central directory", count, a.CentralSize)
+		return fail(archive.CodeTruncated, a.EndAt, "the central directory (offset %d, %d bytes) runs past the end record at %d", a.CentralAt, a.CentralSize, a.EndAt)
+	case int64(count)*zipfmt.CentralLen > a.CentralSize:
+		return fail(archive.CodeTruncated, a.EndAt, "%d entries cannot fit in a %d-byte central directory", count, a.CentralSize)
 	}
 	cd := make([]byte, a.CentralSize)
 	if _, err := r.ReadAt(cd, a.CentralAt); err != nil {
-		return nil, &Error{File: name, Code: CodeIO, Offset: a.CentralAt, Detail: "cannot read the central directory", Err: err}
+		return nil, &Error{File: name, Code: archive.CodeIO, Offset: a.CentralAt, Detail: "cannot read the central directory", Err: err}
 	}
 	pos := 0
 	a.Entries = make([]*Entry, 0, count)
@@ -239,28 +219,28 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 	block := make([]Entry, count) // one allocation for all entries
 	for i := 0; i < count; i++ {
 		at := a.CentralAt + int64(pos)
-		if len(cd)-pos < centralLen || le32(cd[pos:]) != centralSig {
-			return fail(CodeCorrupt, at, "central directory record %d is missing or has a bad signature", i)
+		if len(cd)-pos < zipfmt.CentralLen || zipfmt.LE32(cd[pos:]) != zipfmt.SigCentral {
+			return fail(archive.CodeNotZip, at, "central directory record %d is missing or has a bad signature", i)
 		}
 		rec := cd[pos:]
 		h := Header{
-			CreatorVersion: le16(rec[4:]), ReaderVersion: le16(rec[6:]), Flags: le16(rec[8:]), Method: le16(rec[10:]),
-			ModTime: le16(rec[12:]), ModDate: le16(rec[14:]), CRC32: le32(rec[16:]), CompressedSize: le32(rec[20:]),
-			Size: le32(rec[24:]), DiskStart: le16(rec[34:]), InternalAttrs: le16(rec[36:]), ExternalAttrs: le32(rec[38:]),
-			Offset: le32(rec[42:]),
+			CreatorVersion: zipfmt.LE16(rec[4:]), ReaderVersion: zipfmt.LE16(rec[6:]), Flags: zipfmt.LE16(rec[8:]), Method: zipfmt.LE16(rec[10:]),
+			ModTime: zipfmt.LE16(rec[12:]), ModDate: zipfmt.LE16(rec[14:]), CRC32: zipfmt.LE32(rec[16:]), CompressedSize: zipfmt.LE32(rec[20:]),
+			Size: zipfmt.LE32(rec[24:]), DiskStart: zipfmt.LE16(rec[34:]), InternalAttrs: zipfmt.LE16(rec[36:]), ExternalAttrs: zipfmt.LE32(rec[38:]),
+			Offset: zipfmt.LE32(rec[42:]),
 		}
-		n, m, k := int(le16(rec[28:])), int(le16(rec[30:])), int(le16(rec[32:]))
-		if centralLen+n+m+k > len(rec) {
-			return fail(CodeCorrupt, at, "central directory record %d runs past the central directory", i)
+		n, m, k := int(zipfmt.LE16(rec[28:])), int(zipfmt.LE16(rec[30:])), int(zipfmt.LE16(rec[32:]))
+		if zipfmt.CentralLen+n+m+k > len(rec) {
+			return fail(archive.CodeTruncated, at, "central directory record %d runs past the central directory", i)
 		}
-		h.Name = string(rec[centralLen : centralLen+n])
+		h.Name = string(rec[zipfmt.CentralLen : zipfmt.CentralLen+n])
 		if m > 0 {
-			h.Extra = append([]byte(nil), rec[centralLen+n:centralLen+n+m]...)
+			h.Extra = append([]byte(nil), rec[zipfmt.CentralLen+n:zipfmt.CentralLen+n+m]...)
 		}
-		h.Comment = string(rec[centralLen+n+m : centralLen+n+m+k])
-		pos += centralLen + n + m + k
+		h.Comment = string(rec[zipfmt.CentralLen+n+m : zipfmt.CentralLen+n+m+k])
+		pos += zipfmt.CentralLen + n + m + k
 		if h.CompressedSize == 0xffffffff || h.Size == 0xffffffff || h.Offset == 0xffffffff {
-			return fail(CodeUnsupported, at, "entry %d %s uses ZIP64 sizes", i, quote(h.Name))
+			return fail(archive.CodeZip64, at, "entry %d %s uses ZIP64 sizes", i, quote(h.Name))
 		}
 		a.names[h.Name]++
 		block[i] = Entry{Index: i, CentralAt: at, Central: h, HeaderAt: int64(h.Offset), Overlaps: -1, Occurrence: a.names[h.Name]}
@@ -296,22 +276,22 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 // with a record's signature), so that four stray bytes of data are not
 // taken for one.
 func trailingEnd(r io.ReaderAt, tail []byte, base int64) (int64, int64) {
-	for i := len(tail) - endLen; i >= 0; i-- {
-		if binary.LittleEndian.Uint32(tail[i:]) != endSig {
+	for i := len(tail) - zipfmt.EndLen; i >= 0; i-- {
+		if binary.LittleEndian.Uint32(tail[i:]) != zipfmt.SigEnd {
 			continue
 		}
-		rest := len(tail) - (i + endLen + int(le16(tail[i+20:])))
+		rest := len(tail) - (i + zipfmt.EndLen + int(zipfmt.LE16(tail[i+20:])))
 		if rest <= 0 {
 			continue
 		}
 		at := base + int64(i)
-		count, cdSize, cdAt := le16(tail[i+10:]), int64(le32(tail[i+12:])), int64(le32(tail[i+16:]))
-		if cdAt+cdSize > at || int64(count)*centralLen > cdSize {
+		count, cdSize, cdAt := zipfmt.LE16(tail[i+10:]), int64(zipfmt.LE32(tail[i+12:])), int64(zipfmt.LE32(tail[i+16:]))
+		if cdAt+cdSize > at || int64(count)*zipfmt.CentralLen > cdSize {
 			continue
 		}
 		if count > 0 {
 			var sig [4]byte
-			if _, err := r.ReadAt(sig[:], cdAt); err != nil || le32(sig[:]) != centralSig {
+			if _, err := r.ReadAt(sig[:], cdAt); err != nil || zipfmt.LE32(sig[:]) != zipfmt.SigCentral {
 				continue
 			}
 		}
@@ -335,38 +315,38 @@ func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, pr
 		return &Error{File: name, Code: code, Offset: off, Detail: fmt.Sprintf(format, args...)}
 	}
 	at := e.HeaderAt
-	if at+localLen > a.CentralAt {
-		return fail(CodeCorrupt, at, "the local header of entry %d %s (offset %d) is not before the central directory", i, quote(h.Name), at)
+	if at+zipfmt.LocalLen > a.CentralAt {
+		return fail(archive.CodeOverlap, at, "the local header of entry %d %s (offset %d) is not before the central directory", i, quote(h.Name), at)
 	}
 	if prev != nil && prev.HeaderAt == at {
 		// Another record points at the same local header.
 		e.Local, e.DataAt = prev.Local, prev.DataAt
 	} else {
-		var fixed [localLen]byte
+		var fixed [zipfmt.LocalLen]byte
 		if _, err := r.ReadAt(fixed[:], at); err != nil {
-			return &Error{File: name, Code: CodeIO, Offset: at, Detail: "cannot read a local header", Err: err}
+			return &Error{File: name, Code: archive.CodeIO, Offset: at, Detail: "cannot read a local header", Err: err}
 		}
-		if le32(fixed[:]) != localSig {
-			return fail(CodeCorrupt, at, "entry %d %s: no local header signature at its offset", i, quote(h.Name))
+		if zipfmt.LE32(fixed[:]) != zipfmt.SigLocal {
+			return fail(archive.CodeHeaderMismatch, at, "entry %d %s: no local header signature at its offset", i, quote(h.Name))
 		}
 		l := Header{
-			ReaderVersion: le16(fixed[4:]), Flags: le16(fixed[6:]), Method: le16(fixed[8:]), ModTime: le16(fixed[10:]),
-			ModDate: le16(fixed[12:]), CRC32: le32(fixed[14:]), CompressedSize: le32(fixed[18:]), Size: le32(fixed[22:]),
+			ReaderVersion: zipfmt.LE16(fixed[4:]), Flags: zipfmt.LE16(fixed[6:]), Method: zipfmt.LE16(fixed[8:]), ModTime: zipfmt.LE16(fixed[10:]),
+			ModDate: zipfmt.LE16(fixed[12:]), CRC32: zipfmt.LE32(fixed[14:]), CompressedSize: zipfmt.LE32(fixed[18:]), Size: zipfmt.LE32(fixed[22:]),
 		}
-		n, m := int64(le16(fixed[26:])), int64(le16(fixed[28:]))
-		e.DataAt = at + localLen + n + m
+		n, m := int64(zipfmt.LE16(fixed[26:])), int64(zipfmt.LE16(fixed[28:]))
+		e.DataAt = at + zipfmt.LocalLen + n + m
 		if e.DataAt > a.CentralAt {
-			return fail(CodeCorrupt, at, "entry %d %s: its local header runs into the central directory", i, quote(h.Name))
+			return fail(archive.CodeOverlap, at, "entry %d %s: its local header runs into the central directory", i, quote(h.Name))
 		}
-		if lr.budget -= localLen + n + m; lr.budget < 0 {
-			return fail(CodeCorrupt, at, "entry %d %s: the local headers add up to more bytes than the archive has: they overlap", i, quote(h.Name))
+		if lr.budget -= zipfmt.LocalLen + n + m; lr.budget < 0 {
+			return fail(archive.CodeOverlap, at, "entry %d %s: the local headers add up to more bytes than the archive has: they overlap", i, quote(h.Name))
 		}
 		if int64(cap(lr.buf)) < n+m {
 			lr.buf = make([]byte, n+m)
 		}
 		varPart := lr.buf[:n+m]
-		if _, err := r.ReadAt(varPart, at+localLen); err != nil {
-			return &Error{File: name, Code: CodeIO, Offset: at + localLen, Detail: "cannot read a local header", Err: err}
+		if _, err := r.ReadAt(varPart, at+zipfmt.LocalLen); err != nil {
+			return &Error{File: name, Code: archive.CodeIO, Offset: at + zipfmt.LocalLen, Detail: "cannot read a local header", Err: err}
 		}
 		if string(varPart[:n]) == h.Name {
 			l.Name = h.Name // the usual case: one string for both
@@ -386,15 +366,15 @@ func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, pr
 		n, _ := r.ReadAt(b[:], e.DescAt)
 		d := &Descriptor{}
 		fields := b[:]
-		if n >= 4 && le32(b[:]) == descSig {
+		if n >= 4 && zipfmt.LE32(b[:]) == zipfmt.SigDescriptor {
 			d.Signature = true
 			fields = b[4:]
 			n -= 4
 		}
 		if n < 12 {
-			return fail(CodeTruncated, e.DescAt, "entry %d %s: its data descriptor runs past the end of the file", i, quote(h.Name))
+			return fail(archive.CodeTruncated, e.DescAt, "entry %d %s: its data descriptor runs past the end of the file", i, quote(h.Name))
 		}
-		d.CRC32, d.CompressedSize, d.Size = le32(fields), le32(fields[4:]), le32(fields[8:])
+		d.CRC32, d.CompressedSize, d.Size = zipfmt.LE32(fields), zipfmt.LE32(fields[4:]), zipfmt.LE32(fields[8:])
 		e.Descriptor = d
 		e.DataEnd += 12
 		if d.Signature {
@@ -402,7 +382,7 @@ func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, pr
 		}
 	}
 	if e.DataEnd > a.CentralAt {
-		return fail(CodeTruncated, e.DataAt, "entry %d %s: its %d bytes of data run into the central directory", i, quote(h.Name), h.CompressedSize)
+		return fail(archive.CodeTruncated, e.DataAt, "entry %d %s: its %d bytes of data run into the central directory", i, quote(h.Name), h.CompressedSize)
 	}
 	return nil
 }
@@ -435,6 +415,3 @@ func (a *Archive) findGaps(spans []*Entry) {
 	}
 	sort.Slice(a.Gaps, func(i, j int) bool { return a.Gaps[i].From < a.Gaps[j].From })
 }
-
-func le16(b []byte) uint16 { return binary.LittleEndian.Uint16(b) }
-func le32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }

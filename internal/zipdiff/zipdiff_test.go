@@ -17,6 +17,7 @@ import (
 	kflate "github.com/klauspost/compress/flate"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/zipfmt"
 )
 
 // file describes one entry for makeZip.
@@ -293,7 +294,7 @@ func prefixed(t *testing.T, stub []byte, files []file) []byte {
 func TestReadRefuses(t *testing.T) {
 	good := makeZip(t, "", base...)
 	end := bytes.LastIndex(good, []byte("PK\x05\x06"))
-	cdOff := int(le32(good[end+16:]))
+	cdOff := int(zipfmt.LE32(good[end+16:]))
 	tooManyLim := DefaultLimits
 	tooManyLim.MaxEntries = 2
 	smallLim := DefaultLimits
@@ -308,15 +309,15 @@ func TestReadRefuses(t *testing.T) {
 		lim          Limits
 		wantCode     Code
 	}{
-		{name: "empty", reason: "a zero-byte download", data: nil, wantCode: CodeNotZip},
-		{name: "text", reason: "not an archive at all", data: []byte("<html>404 not found</html>\n"), wantCode: CodeNotZip},
-		{name: "truncated-end", reason: "cut before the end record", data: good[:len(good)-10], wantCode: CodeNotZip},
-		{name: "truncated-half", reason: "the second half is missing", data: good[:len(good)/2], wantCode: CodeNotZip},
-		{name: "central-past-end", reason: "a central directory that overruns the end record", data: append(append([]byte(nil), good[:cdOff]...), good[end:]...), wantCode: CodeTruncated},
-		{name: "bad-local-offset", reason: "a central record pointing into the central directory", data: badLocal, wantCode: CodeCorrupt},
-		{name: "zip64", reason: "ZIP64 markers", data: zip64, wantCode: CodeUnsupported},
-		{name: "too-many", reason: "more entries than the limit", data: good, lim: tooManyLim, wantCode: CodeTooManyEntries},
-		{name: "too-large", reason: "a file larger than the limit", data: good, lim: smallLim, wantCode: CodeTooLarge},
+		{name: "empty", reason: "a zero-byte download", data: nil, wantCode: archive.CodeNotZip},
+		{name: "text", reason: "not an archive at all", data: []byte("<html>404 not found</html>\n"), wantCode: archive.CodeNotZip},
+		{name: "truncated-end", reason: "cut before the end record", data: good[:len(good)-10], wantCode: archive.CodeNotZip},
+		{name: "truncated-half", reason: "the second half is missing", data: good[:len(good)/2], wantCode: archive.CodeNotZip},
+		{name: "central-past-end", reason: "a central directory that overruns the end record", data: append(append([]byte(nil), good[:cdOff]...), good[end:]...), wantCode: archive.CodeTruncated},
+		{name: "bad-local-offset", reason: "a central record pointing into the central directory", data: badLocal, wantCode: archive.CodeOverlap},
+		{name: "zip64", reason: "ZIP64 markers", data: zip64, wantCode: archive.CodeZip64},
+		{name: "too-many", reason: "more entries than the limit", data: good, lim: tooManyLim, wantCode: archive.CodeTooManyEntries},
+		{name: "too-large", reason: "a file larger than the limit", data: good, lim: smallLim, wantCode: archive.CodeTooLarge},
 	}
 	for _, tt := range tests {
 		lim := tt.lim
@@ -342,7 +343,7 @@ func TestUnreadableContent(t *testing.T) {
 	good := makeZip(t, "", base...)
 	badCRC := append([]byte(nil), good...)
 	end := bytes.LastIndex(badCRC, []byte("PK\x05\x06"))
-	cdOff := int(le32(badCRC[end+16:]))
+	cdOff := int(zipfmt.LE32(badCRC[end+16:]))
 	badCRC[cdOff+16] ^= 0xff // the first entry's central CRC-32
 	rep, err := diffBytes(t, good, badCRC)
 	if err != nil {
@@ -417,7 +418,7 @@ var update = flag.Bool("update", false, "rewrite the fixtures in testdata")
 func TestFixtures(t *testing.T) {
 	good := makeZip(t, "", base...)
 	end := bytes.LastIndex(good, []byte("PK\x05\x06"))
-	cdOff := int(le32(good[end+16:]))
+	cdOff := int(zipfmt.LE32(good[end+16:]))
 	fixtures := map[string][]byte{
 		"truncated.zip":       good[:len(good)*3/5],                                           // a download cut short
 		"central-cut.zip":     append(append([]byte(nil), good[:cdOff+10]...), good[end:]...), // end record kept, central directory cut
