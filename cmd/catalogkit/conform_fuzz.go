@@ -158,7 +158,7 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 	sig := func() int { return 0 }
 	if command != nil {
 		// A signal ends the port at once, and the run with 130 or 143.
-		ctx, got, stop := signalContext()
+		ctx, stop, got := interruptible()
 		defer stop()
 		var ports portSet
 		go ports.abortOnSignal(ctx, got)
