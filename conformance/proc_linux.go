@@ -77,13 +77,13 @@ var becomeSubreaper = sync.OnceFunc(func() {
 // endDescendants kills every process whose environment holds the port's
 // marker, wherever it is (its group, another group, another session), and
 // reaps those that became the runner's children, as well as every zombie
-// child left of the port's process group (leader's), within about a second.
+// child left of the port's process group (leader's), within sweepTime.
 // leader, the port's own process, is left to its exec.Cmd to reap.
 func endDescendants(marker string, leader int) {
 	want := []byte(PortMarkerEnv + "=" + marker + "\x00")
 	self := os.Getpid()
 	killed := map[int]bool{}
-	deadline := time.Now().Add(time.Second)
+	deadline := time.Now().Add(sweepTime)
 	quiet := 0
 	for {
 		busy := false
@@ -124,6 +124,10 @@ func endDescendants(marker string, leader int) {
 // reading of /proc (its child is born after the listing), not by several
 // in a row, each of which kills what it finds.
 const quietSweeps = 3
+
+// sweepTime bounds one ending's sweeps: on a loaded machine a sweep of
+// /proc can take longer than a generation of such a loop lives.
+const sweepTime = 2 * time.Second
 
 // reap waits for pid, a child that has ended.
 func reap(pid int) {
