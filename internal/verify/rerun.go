@@ -162,6 +162,10 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 	if derr != nil {
 		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "go test -json output is not test2json events", Err: derr}}
 	}
+	if len(events) == 0 && werr != nil {
+		// Nothing ran: go test (or the sandbox) could not start.
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "go test failed: " + tail(stderr.String(), 800), Err: werr}}
+	}
 	errs := checkEvents(events, mod, ids, p)
 	if werr != nil && len(errs) == 0 {
 		errs = append(errs, &archive.Error{Code: CodeTestRun, Offset: -1, Detail: "go test failed: " + tail(stderr.String(), 800), Err: werr})

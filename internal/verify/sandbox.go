@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -101,7 +102,15 @@ func (v *verifier) goTestCommand(goBin, tree, scratch string, env, args []string
 		cmd.Dir, cmd.Env = tree, env
 		return cmd, func() bool { return false }, setProcessGroup(cmd), nil
 	}
-	sc, err := sbox.Command(v.ctx, sandboxSpec(goBin, tree, scratch, env), goBin, args...)
+	spec := sandboxSpec(goBin, tree, scratch, env)
+	for _, d := range spec.Writable {
+		// A GOCACHE given by the plan may not exist yet: bwrap binds only
+		// what does.
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	sc, err := sbox.Command(v.ctx, spec, goBin, args...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
