@@ -2,12 +2,67 @@ package conformance
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"strconv"
 	"sync"
 	"syscall"
 	"time"
 )
+
+// startProcess starts a port's process in its own process group and, where
+// the kernel allows it, as the first process of its own PID namespace (in
+// a user namespace of its own when the runner is not root, mapping the
+// runner's user and group to themselves): when that process ends, the
+// kernel kills every process left in the namespace, whatever session or
+// group it moved to and whatever it did to its environment. Where the
+// kernel does not allow it, the marker sweep of endDescendants does the
+// same, as far as it can.
+func startProcess(cmd *exec.Cmd) error {
+	setGroup(cmd)
+	if pidNamespaces() == nil {
+		cmd.SysProcAttr.Cloneflags, cmd.SysProcAttr.Pdeathsig = namespaceFlags()
+		if os.Geteuid() != 0 {
+			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		}
+	}
+	return cmd.Start()
+}
+
+// namespaceFlags returns the clone flags of a port's process, and the signal
+// it gets if the runner's thread that started it ends (the runner killed
+// by a signal it cannot catch): ending the first process of the namespace
+// ends them all.
+func namespaceFlags() (uintptr, syscall.Signal) {
+	if os.Geteuid() == 0 {
+		return syscall.CLONE_NEWPID, syscall.SIGKILL
+	}
+	return syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID, syscall.SIGKILL
+}
+
+// pidNamespaces returns nil if a port's process can start in its own PID
+// namespace here, or the reason it cannot: the kernel refused to create
+// one (unprivileged user namespaces disabled, a seccomp filter, a
+// container). It tries once: a clone with the port's flags that then
+// fails to run "/", a folder.
+var pidNamespaces = sync.OnceValue(func() error {
+	flags, sig := namespaceFlags()
+	attr := &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: sig}
+	if os.Geteuid() != 0 {
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+	}
+	_, err := syscall.ForkExec("/", []string{"/"}, &syscall.ProcAttr{Sys: attr})
+	if errors.Is(err, syscall.EACCES) {
+		return nil // the namespaces were made; only the exec failed
+	}
+	if err == nil {
+		return errors.New("unexpected: running \"/\" succeeded")
+	}
+	return err
+})
 
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER of prctl(2).
 const prSetChildSubreaper = 36
@@ -22,13 +77,14 @@ var becomeSubreaper = sync.OnceFunc(func() {
 // endDescendants kills every process whose environment holds the port's
 // marker, wherever it is (its group, another group, another session), and
 // reaps those that became the runner's children, as well as every zombie
-// child left of the port's process group (leader's), within about a second.
+// child left of the port's process group (leader's), within sweepTime.
 // leader, the port's own process, is left to its exec.Cmd to reap.
 func endDescendants(marker string, leader int) {
 	want := []byte(PortMarkerEnv + "=" + marker + "\x00")
 	self := os.Getpid()
 	killed := map[int]bool{}
-	deadline := time.Now().Add(time.Second)
+	deadline := time.Now().Add(sweepTime)
+	quiet := 0
 	for {
 		busy := false
 		for _, pid := range processes() {
@@ -51,12 +107,27 @@ func endDescendants(marker string, leader int) {
 				killed[pid], busy = true, true
 			}
 		}
-		if !busy || time.Now().After(deadline) {
+		if busy {
+			quiet = 0
+		} else {
+			quiet++
+		}
+		if quiet == quietSweeps || time.Now().After(deadline) {
 			return
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
 }
+
+// quietSweeps is how many sweeps in a row must find nothing before a sweep
+// ends: a process that forks and exits in a loop can be missed by one
+// reading of /proc (its child is born after the listing), not by several
+// in a row, each of which kills what it finds.
+const quietSweeps = 3
+
+// sweepTime bounds one ending's sweeps: on a loaded machine a sweep of
+// /proc can take longer than a generation of such a loop lives.
+const sweepTime = 2 * time.Second
 
 // reap waits for pid, a child that has ended.
 func reap(pid int) {
@@ -107,6 +178,7 @@ func processes() []int {
 func EndChildren() {
 	self := os.Getpid()
 	deadline := time.Now().Add(time.Second)
+	quiet := 0
 	for {
 		children := 0
 		for _, pid := range processes() {
@@ -116,7 +188,12 @@ func EndChildren() {
 				reap(pid)
 			}
 		}
-		if children == 0 || time.Now().After(deadline) {
+		if children > 0 {
+			quiet = 0
+		} else {
+			quiet++
+		}
+		if quiet == quietSweeps || time.Now().After(deadline) {
 			return
 		}
 		time.Sleep(2 * time.Millisecond)

@@ -3,10 +3,14 @@
 package conformance
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -28,35 +32,44 @@ echo '{"type":"reply","seq":'"$seq"',"outcome":{"not_implemented":"a shell port"
 const waitPid = `while [ ! -s "$PIDFILE" ]; do sleep 0.01; done
 `
 
+type portProcessTest struct {
+	name       string
+	script     string
+	wantStatus Status
+	wantInMsg  string
+	// endChildren: the process escapes the marker (it cleared its
+	// environment), so only the last sweep of catalogkit conform,
+	// EndChildren, can end it.
+	endChildren bool
+	// hop: the processes left are found by HOP_TOKEN=TOKEN in their
+	// environment, not by their command line.
+	hop    bool
+	reason string
+}
+
 // TestPortProcesses runs real shell ports that leave processes behind and
-// checks, in /proc, that none survives; and that a port whose own process
+// checks, in /proc, that none survives, in a PID namespace and with the
+// marker sweep alone; and that a port whose own process
 // exited is a CRASH even while a process it started holds its stdout.
 func TestPortProcesses(t *testing.T) {
 	if _, err := os.Stat("/proc/self/environ"); err != nil {
 		t.Skip("no /proc:", err)
 	}
 	cases := mustCases(t)
-	tests := []struct {
-		name       string
-		script     string
-		wantStatus Status
-		wantInMsg  string
-		// endChildren: the process escapes the marker (it cleared its
-		// environment), so only the last sweep of catalogkit conform,
-		// EndChildren, can end it.
-		endChildren bool
-		reason      string
-	}{
+	tests := []portProcessTest{
 		{
 			name:       "child holds stdout",
-			script:     `read call; sh -c 'echo $$ > "$PIDFILE"; exec sleep 300' & ` + waitPid + `exit 0`,
+			script:     `read call; sh -c 'echo $$ > "$PIDFILE"; exec sleep $TOKEN' & ` + waitPid + `exit 0`,
 			wantStatus: Crash,
-			wantInMsg:  "port exited before its reply (exit status 0) while a process it started still held its stdout open",
-			reason:     "the port is its process: once it exits, the call has crashed, whoever holds the pipe",
+			// In a PID namespace the holder ends with the port; without
+			// one, the message goes on: "while a process it started
+			// still held its stdout open".
+			wantInMsg: "port exited before its reply (exit status 0)",
+			reason:    "the port is its process: once it exits, the call has crashed, whoever holds the pipe",
 		},
 		{
 			name: "grandchild in a new session",
-			script: `setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 300' </dev/null >/dev/null 2>&1 &
+			script: `setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep $TOKEN' </dev/null >/dev/null 2>&1 &
 ` + waitPid + `read call; exit 0`,
 			wantStatus: Crash,
 			wantInMsg:  "port exited before its reply (exit status 0)",
@@ -64,7 +77,7 @@ func TestPortProcesses(t *testing.T) {
 		},
 		{
 			name: "grandchild that clears its environment",
-			script: `env -i setsid sh -c 'echo $$ > "$0"; exec sleep 300' "$PIDFILE" </dev/null >/dev/null 2>&1 &
+			script: `env -i setsid sh -c 'echo $$ > "$0"; exec sleep $TOKEN' "$PIDFILE" </dev/null >/dev/null 2>&1 &
 ` + waitPid + `read call; exit 0`,
 			wantStatus:  Crash,
 			wantInMsg:   "port exited before its reply (exit status 0)",
@@ -72,26 +85,59 @@ func TestPortProcesses(t *testing.T) {
 			reason:      "an orphan without the marker became the runner's child (subreaper)",
 		},
 		{
+			// Each generation waits 10ms, starts the next and exits: a pid
+			// that keeps changing, which one reading of /proc misses.
+			name: "descendants that fork and exit in a loop",
+			script: `HOP='sleep 0.01; sh -c "$HOP" &' HOP_TOKEN=$TOKEN setsid sh -c 'echo $$ > "$PIDFILE"; sh -c "$HOP"' </dev/null >/dev/null 2>&1 &
+` + waitPid + `sleep 0.2; read call; exit 0`,
+			wantStatus: Crash,
+			wantInMsg:  "port exited before its reply (exit status 0)",
+			hop:        true,
+			reason:     "the whole line of generations ends, in a PID namespace or by sweeping until a sweep finds nothing",
+		},
+		{
 			name:       "port ignores SIGTERM",
-			script:     `trap '' TERM; echo $$ > "$PIDFILE"; ` + shAnswer + shAnswer + `exec sleep 300`,
+			script:     `trap '' TERM; echo $$ > "$PIDFILE"; ` + shAnswer + shAnswer + `exec sleep $TOKEN`,
 			wantStatus: Skip,
 			wantInMsg:  "not implemented: a shell port",
 			reason:     "Close ends a port that ignores the end of its input and SIGTERM",
 		},
 		{
 			name:       "descendant ignores SIGTERM",
-			script:     `(trap '' TERM; sh -c 'echo $$ > "$PIDFILE"; exec sleep 300') </dev/null >/dev/null 2>&1 & ` + waitPid + shAnswer + shAnswer + `exec sleep 300`,
+			script:     `(trap '' TERM; sh -c 'echo $$ > "$PIDFILE"; exec sleep $TOKEN') </dev/null >/dev/null 2>&1 & ` + waitPid + shAnswer + shAnswer + `exec sleep $TOKEN`,
 			wantStatus: Skip,
 			wantInMsg:  "not implemented: a shell port",
 			reason:     "a descendant that ignores SIGTERM is killed with the port",
 		},
 	}
+	namespaces := pidNamespaces
+	defer func() { pidNamespaces = namespaces }()
+	for _, mode := range []struct {
+		name       string
+		namespaces func() error
+	}{
+		{"pid-namespace", namespaces},
+		{"sweep", func() error { return errors.New("forced by the test: the sweep alone") }},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			if err := mode.namespaces(); mode.name == "pid-namespace" && err != nil {
+				t.Skip("no PID namespace here:", err)
+			}
+			pidNamespaces = mode.namespaces
+			portProcesses(t, cases, tests)
+		})
+	}
+}
+
+// portProcesses runs the tests of TestPortProcesses.
+func portProcesses(t *testing.T, cases []*Case, tests []portProcessTest) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "pid")
+			token := sleepToken()
 			port := &Port{
 				Command:        []string{"sh", "-c", shHello + tt.script},
-				Env:            append(os.Environ(), "PIDFILE="+pidFile),
+				Env:            append(os.Environ(), "PIDFILE="+pidFile, "TOKEN="+token),
 				StartupTimeout: 10 * time.Second,
 				CallTimeout:    time.Minute, // a TIMEOUT would take this long
 			}
@@ -106,20 +152,63 @@ func TestPortProcesses(t *testing.T) {
 			if got := rep.Cases[0]; got.Status != tt.wantStatus || !strings.Contains(got.Message, tt.wantInMsg) {
 				t.Errorf("%s %q, want %s with %q (%s)", got.Status, got.Message, tt.wantStatus, tt.wantInMsg, tt.reason)
 			}
-			data, err := os.ReadFile(pidFile)
-			if err != nil {
+			if _, err := os.Stat(pidFile); err != nil {
 				t.Fatalf("the port did not write the pid of what it started: %v", err)
 			}
-			pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-			if err != nil {
-				t.Fatalf("pid file %q: %v", data, err)
+			left := sleepers(token)
+			if tt.hop {
+				left = withHop(token)
 			}
-			if state := procState(pid); state != "" {
-				t.Errorf("process %d it started is still there after Close (state %s): an orphan (%s)", pid, state, tt.reason)
+			for _, pid := range left {
+				t.Errorf("process %d it started is still there after Close (state %s): an orphan (%s)", pid, procState(pid), tt.reason)
 				killProcess(pid)
 			}
 		})
 	}
+}
+
+var tokens atomic.Int64
+
+// sleepToken returns an argument for sleep(1) unique to this test process
+// and call (and, as pids repeat across PID namespaces, time), by which sleepers finds the processes that sleep with it (their
+// pid as a port sees it may be that of its own PID namespace).
+func sleepToken() string {
+	return fmt.Sprintf("300.%d%07d%06d", tokens.Add(1), os.Getpid(), time.Now().UnixNano()%1000000)
+}
+
+// sleepers returns the processes whose command line is sleep token.
+func sleepers(token string) []int {
+	var pids []int
+	want := []byte("sleep\x00" + token + "\x00")
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.HasSuffix(cl, want) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// withHop returns the processes that have HOP_TOKEN=token in their
+// environment.
+func withHop(token string) []int {
+	var pids []int
+	want := []byte("HOP_TOKEN=" + token + "\x00")
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && (bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...))) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // procState returns the state letter of a process in /proc ("Z" for a

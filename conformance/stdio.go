@@ -103,12 +103,15 @@ func (e *TransportError) Error() string { return strings.ToLower(string(e.Status
 // ERROR, CRASH or TIMEOUT, which kill it. Close ends the last process.
 //
 // Every process of a port runs in its own process group, with
-// [PortMarkerEnv] in its environment. Whenever a process of the port ends
+// [PortMarkerEnv] in its environment, and on Linux, where the kernel allows
+// it, as the first process of its own PID namespace: when it ends, the
+// kernel ends every process it started. Whenever a process of the port ends
 // (a timeout, a crash, a protocol error, Close), the runner kills its whole
 // group and, on Linux, every process that still carries the marker, in
-// whatever group or session it has moved to; the runner makes itself a child
-// subreaper (PR_SET_CHILD_SUBREAPER), so the orphans it kills are its
-// children and it reaps them.
+// whatever group or session it has moved to, sweeping /proc until several
+// sweeps in a row find nothing; the runner makes itself a child subreaper
+// (PR_SET_CHILD_SUBREAPER), so the orphans it kills are its children and it
+// reaps them.
 type Port struct {
 	// Command is the port's command line: the program and its arguments.
 	Command []string
@@ -364,7 +367,6 @@ func (p *Port) start() error {
 		env = os.Environ()
 	}
 	cmd.Env = append(slices.Clip(env), PortMarkerEnv+"="+marker)
-	setGroup(cmd)
 	becomeSubreaper()
 	var pipes [6]*os.File // stdin, stdout, stderr: read and write ends
 	for i := 0; i < len(pipes); i += 2 {
@@ -384,7 +386,7 @@ func (p *Port) start() error {
 	aborted := p.aborted
 	var err error
 	if !aborted {
-		if err = cmd.Start(); err == nil {
+		if err = startProcess(cmd); err == nil {
 			p.proc = pr
 		}
 	}

@@ -30,9 +30,11 @@ limits and processes:
   A reply line longer than --max-reply is an ERROR for its case, read no
   further: the port is killed and restarted for the next case. Each port runs
   in its own process group, with ` + conformance.PortMarkerEnv + ` in its
-  environment; whenever it ends (timeout, crash, error, end of the run) its
-  group and, on Linux, every process that carries the marker are killed and
-  reaped (the runner is a child subreaper): no process it started survives.
+  environment, and on Linux, where the kernel allows it, in its own PID
+  namespace, which the kernel ends with it; whenever it ends (timeout, crash,
+  error, end of the run, --cases, --fuzz, SIGINT, SIGTERM) its group and, on
+  Linux, every process that carries the marker are killed and reaped (the
+  runner is a child subreaper): no process it started survives.
 
 exit status:
   0 every case passed; 1 a case did not pass; 2 bad usage; 3 could not run

@@ -66,16 +66,19 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	}
 	ctx, stop, sig := interruptible()
 	defer stop()
+	var ports portSet
+	go ports.abortOnSignal(ctx, sig)
 	progress := c.progressLine()
 	res, err := fuzz.Run(ctx, fuzz.Options{
 		Calls: f.calls, Seed: f.seed, Jobs: f.jobs,
 		NewTarget: func() fuzz.Target {
-			return &conformance.Port{Command: port.Command, StartupTimeout: port.StartupTimeout, CallTimeout: port.CallTimeout, MaxReply: port.MaxReply}
+			return ports.add(&conformance.Port{Command: port.Command, StartupTimeout: port.StartupTimeout, CallTimeout: port.CallTimeout, MaxReply: port.MaxReply})
 		},
 		Reference: fuzz.Reference(buildVersion()),
 		Diff:      conformance.LineDiff, // deterministic, unlike go-cmp's
 		Progress:  progress,
 	})
+	ports.end()
 	if err != nil {
 		if s := sig(); s != 0 {
 			return s
@@ -176,12 +179,24 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 		}
 	}
 	newTarget := func() conformance.Target { return fuzz.Reference(buildVersion()) }
+	sig := func() int { return 0 }
 	if command != nil {
+		// A signal ends every port at once, and the run with 130 or 143.
+		ctx, stop, got := interruptible()
+		defer stop()
+		var ports portSet
+		go ports.abortOnSignal(ctx, got)
+		sig = got
+		defer ports.end()
 		newTarget = func() conformance.Target {
-			return &conformance.Port{Command: command, StartupTimeout: startup, CallTimeout: call}
+			return ports.add(&conformance.Port{Command: command, StartupTimeout: startup, CallTimeout: call})
 		}
 	}
 	report := fuzz.RunSuite(newTarget, suite, runner.Diff)
+	if s := sig(); s != 0 {
+		c.printError("", "interrupted: the port and every process it started were ended")
+		return s
+	}
 	write := report.WriteText
 	switch format {
 	case "json":

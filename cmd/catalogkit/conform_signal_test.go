@@ -4,11 +4,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -17,7 +15,7 @@ import (
 // TestConformSignal runs catalogkit conform as a child process against a
 // port that never says hello, and a process that port left in a new session,
 // then sends the runner SIGINT or SIGTERM: it must exit 130 or 143, and no
-// process of the port may survive it (checked in /proc).
+// process of the port may survive it (found in /proc by a variable of its environment).
 func TestConformSignal(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -32,39 +30,25 @@ func TestConformSignal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.sig.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			portPid, orphanPid := filepath.Join(dir, "port"), filepath.Join(dir, "orphan")
-			script := `echo $$ > "$PORTPID"; setsid sh -c 'echo $$ > "$ORPHANPID"; exec sleep 300' </dev/null >/dev/null 2>&1 & exec sleep 300`
+			token := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
+			script := `setsid sh -c 'exec sleep 300' </dev/null >/dev/null 2>&1 & exec sleep 300`
 			cmd := exec.Command(exe, "conform", "--", "sh", "-c", script)
-			cmd.Env = append(os.Environ(), "CATALOGKIT_TEST_AS_MAIN=1", "PORTPID="+portPid, "ORPHANPID="+orphanPid)
+			cmd.Env = append(os.Environ(), "CATALOGKIT_TEST_AS_MAIN=1", "PORT_TOKEN="+token)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			pids := []int{waitPidFile(t, portPid), waitPidFile(t, orphanPid)}
+			// The port and the process it left in a new session.
+			waitFor(t, func() bool { return len(withEnv("PORT_TOKEN="+token)) >= 2 })
 			cmd.Process.Signal(tt.sig)
 			err := cmd.Wait()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != tt.wantCode {
 				t.Errorf("conform after %v: %v, want exit status %d", tt.sig, err, tt.wantCode)
 			}
-			for _, pid := range pids {
-				if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
-					t.Errorf("process %d of the port survived conform", pid)
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
+			for _, pid := range withEnv("PORT_TOKEN=" + token) {
+				t.Errorf("process %d of the port survived conform", pid)
+				syscall.Kill(pid, syscall.SIGKILL)
 			}
 		})
 	}
-}
-
-func waitPidFile(t *testing.T, path string) int {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		data, err := os.ReadFile(path)
-		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
-			return pid
-		}
-	}
-	t.Fatalf("no pid in %s", path)
-	return 0
 }

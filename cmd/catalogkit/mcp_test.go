@@ -36,8 +36,8 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
-// waitFor waits until the child's stderr matches re, and returns the match.
-func waitFor(t *testing.T, stderr *syncBuffer, re string) []string {
+// waitForStderr waits until the child's stderr matches re, and returns the match.
+func waitForStderr(t *testing.T, stderr *syncBuffer, re string) []string {
 	t.Helper()
 	r := regexp.MustCompile(re)
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
@@ -218,7 +218,7 @@ func testMCPSignedReload(t *testing.T, bin string) {
 	}
 	put(orig, true)
 	cs, cmd, stderr := startMCP(t, bin, "--catalog", path, "--key", pub)
-	waitFor(t, stderr, `serving .* minisign key `+kp.ID)
+	waitForStderr(t, stderr, `serving .* minisign key `+kp.ID)
 	discover := func() (string, bool) {
 		return callTool(t, cs, mcpserve.ToolDiscover, map[string]any{"family": "reading", "name": "page.read"})
 	}
@@ -233,13 +233,13 @@ func testMCPSignedReload(t *testing.T, bin string) {
 	}
 	put(changed, false) // the old signature stays: not over these bytes
 	cmd.Process.Signal(syscall.SIGHUP)
-	waitFor(t, stderr, `reload of .* refused, still serving sha256 [0-9a-f]+: BAD_SIGNATURE`)
+	waitForStderr(t, stderr, `reload of .* refused, still serving sha256 [0-9a-f]+: BAD_SIGNATURE`)
 	if now, isError := discover(); now != before || isError {
 		t.Errorf("after a refused reload discover says\n%s\nwant the old catalog's\n%s", now, before)
 	}
 
 	put(changed, true) // signing changes the signature file: picked up with no signal
-	waitFor(t, stderr, `reloaded .*: now serving sha256`)
+	waitForStderr(t, stderr, `reloaded .*: now serving sha256`)
 	if text, isError := callTool(t, cs, mcpserve.ToolValidate, map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 1}, "digest": oldDigest}); !isError || !strings.Contains(text, "STALE_DEFINITION") {
 		t.Errorf("the old digest after the reload: %s, want STALE_DEFINITION", text)
 	}
@@ -258,7 +258,7 @@ func testMCPBinaryHTTP(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	url := waitFor(t, stderr, `on (http://[^ ]+/) `)[1]
+	url := waitForStderr(t, stderr, `on (http://[^ ]+/) `)[1]
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("--http :0 serves %s, want 127.0.0.1 (loopback) only", url)
 	}

@@ -37,6 +37,7 @@ func runVerify(c *cli, args []string) int {
 	exec := fs.Bool("exec", false, "re-run the archive's tests even when only an unsigned --sums file vouches for it (runs code whose author was not checked)")
 	noExec := fs.Bool("no-exec", false, "do not re-run the archive's tests (the step is reported as not run)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	sandboxMode := fs.String("sandbox", string(verify.SandboxAuto), "run the archive's tests in a sandbox (bubblewrap: no network, no view of your processes, home or files but the tree and the build cache): `MODE` auto (where the system allows it, else say why and run them unsandboxed), require (refuse to run them unsandboxed) or off")
 	cold := fs.Bool("cold-cache", false, "re-run the tests with an empty build cache made for this run and removed after it, instead of catalogkit's own cache (slower: compiles the standard library)")
 	lim := archive.DefaultLimits
 	fs.IntVar(&lim.MaxEntries, "max-entries", lim.MaxEntries, "most entries an archive may have (catalogkit pack writes within the defaults)")
@@ -60,6 +61,10 @@ func runVerify(c *cli, args []string) int {
 		return c.usageError(hint, "--key checks the signature beside a SHA256SUMS file: give --sums too")
 	case lim.Check() != nil:
 		return c.usageError(hint, "%v", lim.Check())
+	}
+	mode, merr := verify.ParseSandboxMode(*sandboxMode)
+	if merr != nil {
+		return c.usageError(hint, "--sandbox: %v", merr)
 	}
 	if *keep != "" {
 		if ents, err := os.ReadDir(*keep); err == nil && len(ents) > 0 {
@@ -94,7 +99,7 @@ func runVerify(c *cli, args []string) int {
 	defer stop()
 	opts := verify.Options{
 		SHA256: *sum, SumsFile: *sums, Limits: lim, KeepDir: *keep, NoExec: *noExec,
-		Keys: pubs, Exec: *exec, Rebuild: src,
+		Keys: pubs, Exec: *exec, Rebuild: src, Sandbox: mode,
 	}
 	if *cold {
 		opts.Tests = verify.ReleaseTests()
@@ -133,6 +138,8 @@ func runVerify(c *cli, args []string) int {
 			return exitCannotRun
 		case verify.CodeNoGo:
 			h = "install Go (https://go.dev/dl/) and put it on PATH, or pass --no-exec"
+		case verify.CodeNoSandbox:
+			h = "install bubblewrap (apt-get install bubblewrap) or allow unprivileged user namespaces, or give --sandbox auto"
 		case archive.CodeRebuildSource:
 			c.printError("give your own git checkout of catalogkit as --rebuild DIR or DIR@REV, with the commit fetched (git fetch --tags)", "could not verify: %s", f.Summary)
 			return exitCannotRun

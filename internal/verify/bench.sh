@@ -12,7 +12,8 @@
 #      and on the release, steps 1-5 with --rebuild of a clone against without;
 #   3. the whole verify, the re-run of the tests included, with catalogkit's
 #      build cache warm, against a warm "go test -count=1 ./catalog/...
-#      ./conformance/... ./records/..." in this checkout; and once cold
+#      ./conformance/... ./records/..." in this checkout; sandboxed (the
+#      default, where bubblewrap runs) against --sandbox off; and once cold
 #      (--cold-cache), for the record.
 # Set SKIP_GOSRC=1 to leave out the Go src tree (the slowest part).
 set -euo pipefail
@@ -89,6 +90,9 @@ for i in $(seq "$RUNS"); do
 	(cd "$repo" && { time go test -count=1 $pkgs >/dev/null; } 2>>"$tmp/whole.tool")
 	(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --sha256 "$sum" "$rel" >"$tmp/whole.txt"; } 2>>"$tmp/whole.ours")
 	grep -q '^6 tests    passed' "$tmp/whole.txt" || { echo "bench.sh: FAIL: the whole verify did not run the tests:" >&2; cat "$tmp/whole.txt" >&2; exit 1; }
+	grep -q '^6 tests    passed  sandboxed by bubblewrap' "$tmp/whole.txt" || echo "bench.sh: note: the whole verify ran unsandboxed: $(grep -o 'not sandboxed: [^;]*' "$tmp/whole.txt")" >&2
+	(cd "$tmp/rel" && { time "$tmp/catalogkit" verify --sandbox off --sha256 "$sum" "$rel" >"$tmp/whole.txt"; } 2>>"$tmp/whole.off")
+	grep -q '^6 tests    passed  not sandboxed (--sandbox off)' "$tmp/whole.txt" || { echo "bench.sh: FAIL: verify --sandbox off did not run the tests unsandboxed:" >&2; cat "$tmp/whole.txt" >&2; exit 1; }
 done
 (cd "$tmp/rel" && { time "$tmp/catalogkit" verify --cold-cache --sha256 "$sum" "$rel" >"$tmp/whole.txt"; } 2>"$tmp/cold.ours")
 grep -q '^6 tests    passed' "$tmp/whole.txt" || { echo "bench.sh: FAIL: the cold verify did not run the tests" >&2; exit 1; }
@@ -103,6 +107,8 @@ for name in release gosrc; do
 done
 row "release: steps 1-5 with --rebuild vs without" "$(median <"$tmp/rebuild.with")" "$(median <"$tmp/rebuild.without")"
 row "whole verify (warm cache) vs go test -count=1 (warm)" "$(median <"$tmp/whole.ours")" "$(median <"$tmp/whole.tool")"
+row "whole verify --sandbox off vs go test (warm)" "$(median <"$tmp/whole.off")" "$(median <"$tmp/whole.tool")"
+row "whole verify sandboxed vs --sandbox off" "$(median <"$tmp/whole.ours")" "$(median <"$tmp/whole.off")"
 row "whole verify --cold-cache (once) vs go test (warm)" "$(cat "$tmp/cold.ours")" "$(median <"$tmp/whole.tool")"
 if [ -f "$tmp/gosrc.steps" ]; then
 	echo "gosrc per-step medians (s):"

@@ -40,7 +40,14 @@
 //     runs only after every earlier step passed, and only when the archive's
 //     identity came from something the user gave: a signature by a key, a
 //     typed SHA-256, a matching rebuild, or an explicit Options.Exec (an
-//     unsigned SHA256SUMS is integrity, not identity).
+//     unsigned SHA256SUMS is integrity, not identity). Its first row
+//     (sandbox.go) decides, by Options.Sandbox, whether go test runs in
+//     the sandbox of package sandbox (no network, its own PID namespace
+//     and /proc, a read-only file system but the tree, the build cache and
+//     a private temporary folder, no home, process and wall-clock limits,
+//     every descendant ended with it), and the step's line says so, or why
+//     not. Reading go test's output never blocks the step's end
+//     (gotest.go). A --keep tree is left only if the repack step passed.
 //
 // The run is a table (steps in verify.go): each step is a line of the
 // report, with what skips it, and a list of checks, each its own row with

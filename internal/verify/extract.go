@@ -138,6 +138,8 @@ func (v *verifier) makeDir() *archive.Error {
 			}
 		} else if err != nil {
 			return &archive.Error{Code: CodeKeepDir, Entry: k, Offset: -1, Detail: "cannot create --keep directory", Err: err}
+		} else {
+			v.keepMade = true
 		}
 		abs, _ := filepath.Abs(k)
 		v.dir, v.rep.Kept = abs, abs

@@ -65,6 +65,12 @@ type Report struct {
 	Files    int    `json:"files,omitempty"`
 	TreeHash string `json:"tree_hash,omitempty"`
 	Kept     string `json:"kept_dir,omitempty"`
+	// Sandbox says whether the tests step ran the tests in the sandbox
+	// and, if not, exactly why.
+	Sandbox string `json:"sandbox,omitempty"`
+	// Unkept says why the --keep tree was removed: a step up to the repack
+	// failed.
+	Unkept string `json:"kept_dir_removed,omitempty"`
 	// SignedBy is the ID of the --key that signed SHA256SUMS, and Commit the
 	// git commit its signed provenance names, when the hash step checked them.
 	SignedBy string `json:"signed_by,omitempty"`
@@ -158,6 +164,12 @@ func (r *Report) WriteVerdict(w io.Writer) error {
 	var b strings.Builder
 	if r.Kept != "" {
 		fmt.Fprintf(&b, "kept     extracted tree left in %s\n", r.Kept)
+	}
+	if t := r.Step(StepTests); t != nil && t.Status == Failed && r.Sandbox != "" {
+		fmt.Fprintf(&b, "sandbox  %s\n", r.Sandbox)
+	}
+	if r.Unkept != "" {
+		fmt.Fprintf(&b, "kept     nothing: %s\n", r.Unkept)
 	}
 	if r.OK() {
 		b.WriteString("result   ok: every requested step passed")

@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -138,28 +139,32 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 	}
 
 	args := append([]string{"test", "-json", "-count=1"}, p.Patterns...)
-	cmd := exec.CommandContext(v.ctx, goBin, args...)
-	cmd.Dir = tree
-	cmd.Env = env
-	reap := setProcessGroup(cmd)
-	var stderr bytes.Buffer
-	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
-	out, err := cmd.StdoutPipe()
+	cmd, timedOut, after, err := v.goTestCommand(goBin, tree, scratch, env, args)
 	if err != nil {
 		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
 	}
-	if err := cmd.Start(); err != nil {
-		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
+	events, derr, werr := runEvents(v.ctx, cmd)
+	after()
+	if cmd.Process == nil {
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: werr}}
 	}
-	events, derr := decodeEvents(out)
-	io.Copy(io.Discard, out)
-	werr := cmd.Wait()
-	reap()
 	if v.ctx.Err() != nil {
 		return []*archive.Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted while running the tests", Err: v.ctx.Err()}}
 	}
+	if timedOut() {
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: fmt.Sprintf("the tests ran past the sandbox's wall-clock limit of %v and were killed", TestTimeout)}}
+	}
+	if errors.Is(derr, errOutputHeld) || errors.Is(werr, exec.ErrWaitDelay) {
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: errOutputHeld.Error() + " (reading stopped there)"}}
+	}
 	if derr != nil {
 		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "go test -json output is not test2json events", Err: derr}}
+	}
+	if len(events) == 0 && werr != nil {
+		// Nothing ran: go test (or the sandbox) could not start.
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "go test failed: " + tail(stderr.String(), 800), Err: werr}}
 	}
 	errs := checkEvents(events, mod, ids, p)
 	if werr != nil && len(errs) == 0 {
@@ -172,8 +177,12 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 	for i, t := range p.Required {
 		req[i] = t.Package + "." + t.Test
 	}
-	s.Summary = fmt.Sprintf("tests passed: go test %s in a fresh directory, including the %d conformance tests (exactly the %d case ids of %s, run by %s) and %s; offline, an empty module cache, %s — this ran code from the archive with your permissions",
-		strings.Join(p.Patterns, " "), len(ids), len(ids), p.CasesGlob, p.CaseTest, strings.Join(req, ", "), cacheNote)
+	how := ""
+	if !v.sandboxed {
+		how = " — this ran code from the archive with your permissions"
+	}
+	s.say(fmt.Sprintf("tests passed: go test %s in a fresh directory, including the %d conformance tests (exactly the %d case ids of %s, run by %s) and %s; offline, an empty module cache, %s%s",
+		strings.Join(p.Patterns, " "), len(ids), len(ids), p.CasesGlob, p.CaseTest, strings.Join(req, ", "), cacheNote, how))
 	return nil
 }
 

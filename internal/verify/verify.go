@@ -2,8 +2,10 @@ package verify
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -58,6 +60,10 @@ type Options struct {
 	// does not run, when the run ends), in order, so that a report can
 	// stream. The report holds every earlier step's result.
 	OnStep func(r *Report, s *StepResult)
+
+	// Sandbox says whether the tests run in a sandbox (see [SandboxMode]);
+	// "" means [SandboxAuto].
+	Sandbox SandboxMode
 
 	// OnExec, if set, is called just before the tests step starts executing code
 	// from the archive, after OnStep has reported the steps before it.
@@ -129,6 +135,7 @@ var steps = []step{
 	{name: StepManifest, checks: []check{{name: "manifest", run: (*verifier).stepManifest, stop: because("the manifest check failed")}}},
 	{name: StepRepack, checks: []check{{name: "repack", run: (*verifier).stepRepack, stop: because("repacking did not reproduce the archive")}}},
 	{name: StepTests, skip: (*verifier).skipTests, checks: []check{
+		{name: "sandbox", run: (*verifier).chooseSandbox, stop: sandboxStop},
 		{name: "announce", run: (*verifier).announce},
 		{name: "go test", run: (*verifier).stepTests, stop: because("the tests did not pass")},
 	}},
@@ -178,12 +185,16 @@ type verifier struct {
 
 	signer string        // the key ID that signed SHA256SUMS, if checked
 	signed *sign.Comment // its trusted comment
+
+	sandboxed bool // the tests run in the sandbox (the sandbox row)
+	keepMade  bool // the extract step created KeepDir
 }
 
 // Verify checks the archive at path name. It never returns an error: every
 // outcome, including failures to read, is in the report. Cancelling ctx stops
-// the run at the next check (a running go test gets SIGTERM, then SIGKILL
-// half a second later) and removes the fresh directory.
+// the run at the next check (a sandboxed go test is killed with its
+// sandbox at once; an unsandboxed one gets SIGTERM, then SIGKILL half a
+// second later) and removes the fresh directory.
 func Verify(ctx context.Context, name string, opts Options) *Report {
 	v := &verifier{ctx: ctx, opts: opts, rep: &Report{Archive: name}, lim: opts.Limits.OrDefault(), plan: opts.Tests}
 	if v.plan == nil {
@@ -217,7 +228,33 @@ func Verify(ctx context.Context, name string, opts Options) *Report {
 			v.opts.OnStep(v.rep, res)
 		}
 	}
+	v.unkeep()
 	return v.rep
+}
+
+// unkeep removes the --keep tree unless the repack step passed: a tree
+// that failed a step up to the repack may hold what the packager never
+// writes (a .git/config whose commands git would run in it), so it is
+// never left behind. KeepDir itself is left if it existed (empty) before.
+func (v *verifier) unkeep() {
+	if v.rep.Kept == "" || v.rep.Step(StepRepack).Status == Passed {
+		return
+	}
+	failed := StepExtract
+	for _, s := range v.rep.Steps[:StepNumber(StepRepack)] {
+		if s.Status == Failed {
+			failed = s.Step
+		}
+	}
+	if v.keepMade {
+		os.RemoveAll(v.dir)
+	} else if ents, err := os.ReadDir(v.dir); err == nil {
+		for _, e := range ents {
+			os.RemoveAll(filepath.Join(v.dir, e.Name()))
+		}
+	}
+	v.rep.Unkept = fmt.Sprintf("the extracted tree was removed from %s, as the %s step failed: --keep keeps only a tree that repacks to the archive", v.dir, failed)
+	v.rep.Kept = ""
 }
 
 // runStep runs one step's checks in order, turning their problems into the
