@@ -81,15 +81,6 @@ func validated(args string) string {
 	return `{"result": {"name": "page.read", "arguments": ` + args + `, "shape_valid": true, "authorized": false, "executed": false}}`
 }
 
-// hexName names a byte sequence in an id: "0c", "e2-80-a8".
-func hexName(s string) string {
-	var parts []string
-	for i := 0; i < len(s); i++ {
-		parts = append(parts, fmt.Sprintf("%02x", s[i]))
-	}
-	return strings.Join(parts, "-")
-}
-
 // Citations of the text level's cases.
 const (
 	citeUTF8     = "SPEC.md §2 J1 (UTF-8)"

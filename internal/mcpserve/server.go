@@ -115,6 +115,9 @@ func (s *Server) swap(snap *Snapshot) {
 			Instructions: Instructions(snap),
 			// The SDK's default logging, and tools whose list never changes:
 			// a reload changes what discover answers, never tools/list.
+			// Logging is deprecated as of 2026-07-28 but still asked for
+			// by the older revisions this server speaks.
+			//lint:ignore SA1019 kept for clients of the older revisions
 			Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: false}},
 		})
 	srv.AddTool(discoverTool(), s.discover)
