@@ -151,7 +151,7 @@ func (g *gen) catalogTools() {
 		families[i] = g.label(familyPool)
 		if g.p(0.06) {
 			// A family named "all": discover("all") still lists every
-			// family (SPEC.md §6).
+			// family (conformance/SPEC.md §6).
 			families[i] = "all"
 			g.drew("family all")
 		}

@@ -313,8 +313,8 @@ func parseSequence(base string, data []byte) (*Sequence, error) {
 	if want := strings.TrimSuffix(base, ".json"); file.ID != want {
 		return nil, fmt.Errorf("id %q does not match the file name", file.ID)
 	}
-	if file.Title == "" || !strings.HasPrefix(file.Spec, "SPEC.md §") {
-		return nil, errors.New(`a sequence case needs a "title" and a "spec" citing SPEC.md`)
+	if file.Title == "" || !strings.HasPrefix(file.Spec, specCitation) {
+		return nil, errors.New(`a sequence case needs a "title" and a "spec" citing conformance/SPEC.md ("` + specCitation + `...")`)
 	}
 	if len(file.Steps) == 0 {
 		return nil, errors.New(`"steps" is empty`)
@@ -599,3 +599,7 @@ func (s *session) Close() error {
 	<-s.done
 	return nil
 }
+
+// specCitation starts every case's "spec" member: a section of
+// conformance/SPEC.md, which case files name relative to their folder.
+var specCitation = "SPEC" + ".md §"
