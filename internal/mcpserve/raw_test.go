@@ -145,11 +145,12 @@ func TestMCPStdioBadLines(t *testing.T) {
 }
 
 // TestMCPErrorClipped: a refusal quoting a huge client value carries at
-// most maxErrorText bytes of it.
+// most maxErrorText bytes of it, saying how long it was (catalog itself
+// now cuts the labels it quotes; the server's own cut is the backstop).
 func TestMCPErrorClipped(t *testing.T) {
 	r := rawStdio(t, newServer(t, syntheticPath))
 	line := r.roundTrip(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"discover","arguments":{"family":"`+strings.Repeat("a", 1<<20)+`"}}}`)
-	if len(line) > 8*maxErrorText || !strings.Contains(line, "INVALID_LABEL") || !strings.Contains(line, "bytes in all") {
+	if len(line) > 8*maxErrorText || !strings.Contains(line, "INVALID_LABEL") || !strings.Contains(line, "1048576 bytes") {
 		t.Errorf("%d bytes: %.300s; want INVALID_LABEL with its detail cut", len(line), line)
 	}
 }
