@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -127,6 +128,8 @@ type CheckResult struct {
 	Message string `json:"message,omitempty"`
 	// Detail is the detail the implementation gave with its error, if any.
 	Detail string `json:"detail,omitempty"`
+	// secondPass marks a check failed by the second pass alone.
+	secondPass bool
 }
 
 // RunCases runs the selected cases in order and reports every one of them. A
@@ -231,7 +234,7 @@ func (r *Runner) failSecond(rep *Report, res *CaseResult, cr *CheckResult, why s
 		cr.Message += ", the second " + shortJSON(out)
 	}
 	if cr.Status == Pass {
-		cr.Status = Fail
+		cr.Status, cr.secondPass = Fail, true
 	}
 	switch res.Status {
 	case Pass:
@@ -243,8 +246,42 @@ func (r *Runner) failSecond(rep *Report, res *CaseResult, cr *CheckResult, why s
 	}
 	if rank[res.Status] < rank[Fail] {
 		res.Status = Fail
-		res.Message = fmt.Sprintf("check %d: the second pass disagrees with the first", cr.Index)
 	}
+	res.Message = caseMessage(res.Checks)
+}
+
+// caseMessage returns a case's header message, which names every check
+// that did not pass, grouped by what happened, in check order: "check 2:
+// outcome differs", "checks 0, 4: outcome differs; check 7: not
+// implemented: …".
+func caseMessage(checks []*CheckResult) string {
+	var reasons []string
+	indexes := map[string][]string{}
+	for _, cr := range checks {
+		var why string
+		switch {
+		case cr.Status == Pass:
+			continue
+		case cr.secondPass:
+			why = "the second pass disagrees with the first"
+		case cr.Status == Fail:
+			why = "outcome differs"
+		case cr.Status == Skip:
+			why = "not implemented: " + cr.Message
+		default:
+			why = cr.Message
+		}
+		if indexes[why] == nil {
+			reasons = append(reasons, why)
+		}
+		indexes[why] = append(indexes[why], strconv.Itoa(cr.Index))
+	}
+	parts := make([]string, len(reasons))
+	for i, why := range reasons {
+		n := indexes[why]
+		parts[i] = fmt.Sprintf("%s %s: %s", plural(len(n), "check"), strings.Join(n, ", "), why)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // shortJSON returns a JSON text for a message, cut after 300 bytes.
@@ -296,7 +333,7 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 				return te
 			}
 			cr.Status, cr.Message = te.Status, te.Message
-			res.Message = fmt.Sprintf("check %d: %s", i, te.Message)
+			res.Message = caseMessage(res.Checks)
 			return nil
 		}
 		if len(out) <= keepLimit {
@@ -305,18 +342,18 @@ func (r *Runner) runCase(c *Case, res *CaseResult, diff DiffFunc) *TransportErro
 			cr.GotBytes = len(out)
 		}
 		r.judge(chk.expect, cr, out, diff)
-		if rank[cr.Status] > rank[res.Status] {
-			res.Status = cr.Status
-			res.Message = fmt.Sprintf("check %d: %s", i, cr.Message)
-			switch cr.Status {
-			case Fail:
-				res.Message = fmt.Sprintf("check %d: outcome differs", i)
-			case Skip:
-				res.Message = fmt.Sprintf("check %d: not implemented: %s", i, cr.Message)
-			}
-		}
+		res.Status = worst(res.Status, cr.Status)
 	}
+	res.Message = caseMessage(res.Checks)
 	return nil
+}
+
+// worst returns the worse of two statuses: a case reports its worst check's.
+func worst(a, b Status) Status {
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
 }
 
 // noOutcome records a call that got no outcome in its check and case, and

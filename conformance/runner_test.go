@@ -474,6 +474,22 @@ func TestLineDiff(t *testing.T) {
 	}
 }
 
+// TestCaseMessage checks that a case's header names every check that did
+// not pass, grouped by what happened, in check order.
+func TestCaseMessage(t *testing.T) {
+	checks := []*CheckResult{
+		{Index: 0, Status: Fail}, {Index: 1, Status: Pass}, {Index: 2, Status: Skip, Message: "no families"},
+		{Index: 3, Status: Fail}, {Index: 4, Status: Fail, secondPass: true}, {Index: 5, Status: Error, Message: "timed out"},
+	}
+	want := "checks 0, 3: outcome differs; check 2: not implemented: no families; check 4: the second pass disagrees with the first; check 5: timed out"
+	if got := caseMessage(checks); got != want {
+		t.Errorf("caseMessage = %q\nwant %q", got, want)
+	}
+	if got := caseMessage(checks[1:2]); got != "" {
+		t.Errorf("caseMessage of a passing check = %q, want \"\"", got)
+	}
+}
+
 // TestReportFormats checks that every format reports every case and the
 // counts.
 func TestReportFormats(t *testing.T) {
@@ -493,8 +509,8 @@ func TestReportFormats(t *testing.T) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"port: bug 0 (Go)\n", "FAIL    validate.keys.missing: check 0: outcome differs\n", "(-want +got):\n",
-		"SKIP    discover.family.unknown: check 0: not implemented: no families here\n", "\n17 passed, 2 failed, 2 skipped\n"} {
+	for _, want := range []string{"port: bug 0 (Go)\n", "FAIL    validate.keys.missing: checks 0, 1, 2, 3, 4, 5, 7: outcome differs\n", "(-want +got):\n",
+		"SKIP    discover.family.unknown: checks 0, 1, 4, 5, 6, 9, 10, 11, 12, 13: not implemented: no families here\n", "\n17 passed, 2 failed, 2 skipped\n"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}

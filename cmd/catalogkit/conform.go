@@ -45,7 +45,7 @@ exit status:
 func runConform(c *cli, args []string) int {
 	fs := c.flags("conform", "[flags] [-- CMD ARGS...]", conformExample)
 	usage := fs.Usage
-	fs.Usage = func() { doubleDashUsage(fs, usage); fmt.Fprint(fs.Output(), conformNotes) }
+	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), conformNotes) }
 	run := fs.String("run", "", "run only the cases whose id matches `REGEXP`")
 	format := fs.String("format", "text", "report `FORMAT`: text, json or junit")
 	startup := fs.Duration("startup-timeout", conformance.DefaultStartupTimeout, "how long to wait for a port's handshake")
@@ -68,13 +68,13 @@ func runConform(c *cli, args []string) int {
 		command = fs.Args()
 	}
 	if !slices.Contains([]string{"text", "json", "junit"}, *format) {
-		return c.usageError(conformHelpHint(), "unknown --format %q (want text, json or junit)", *format)
+		return c.usageError(usageHint("conform"), "unknown --format %q (want text, json or junit)", *format)
 	}
 	if *startup <= 0 || *call <= 0 {
-		return c.usageError(conformHelpHint(), "timeouts must be positive")
+		return c.usageError(usageHint("conform"), "timeouts must be positive")
 	}
 	if maxReply > conformance.MaxReplyLimit {
-		return c.usageError(conformHelpHint(), "--max-reply %s is over the limit of 1GiB", &maxReply)
+		return c.usageError(usageHint("conform"), "--max-reply %s is over the limit of 1GiB", &maxReply)
 	}
 	if fz.any(fs) {
 		if maxReply == 0 {
@@ -92,7 +92,7 @@ func runConform(c *cli, args []string) int {
 	if *run != "" {
 		re, err := regexp.Compile(*run)
 		if err != nil {
-			return c.usageError(conformHelpHint(), "invalid --run %q: %v", *run, err)
+			return c.usageError(usageHint("conform"), "invalid --run %q: %v", *run, err)
 		}
 		runner.Run = re
 	}

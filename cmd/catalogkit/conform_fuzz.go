@@ -46,7 +46,7 @@ func (f *fuzzFlags) any(fs *flag.FlagSet) bool {
 }
 
 func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run, format string) int {
-	hint := conformHelpHint()
+	hint := usageHint("conform")
 	seeded := false
 	fs.Visit(func(fl *flag.Flag) { seeded = seeded || fl.Name == "seed" })
 	switch {
@@ -230,32 +230,6 @@ func (c *cli) printErrorCode(code int, hint, format string, args ...any) int {
 func (c *cli) errorf3(format string, args ...any) int {
 	return c.printErrorCode(exitCannotRun, "", format, args...)
 }
-
-// progName returns the name the binary was invoked as, as typed
-// (os.Args[0]), for the commands that hints and re-run lines show.
-func progName() string {
-	if len(os.Args) == 0 || os.Args[0] == "" {
-		return "catalogkit"
-	}
-	return os.Args[0]
-}
-
-// conformHelpHint is the hint of conform's usage errors.
-func conformHelpHint() string { return "run '" + progName() + " conform -h' for usage" }
-
-// doubleDashUsage runs usage, the flag set's usage, with every flag written
-// as the docs write it, --fuzz rather than the flag package's -fuzz.
-func doubleDashUsage(fs *flag.FlagSet, usage func()) {
-	out := fs.Output()
-	var b strings.Builder
-	fs.SetOutput(&b)
-	usage()
-	fs.SetOutput(out)
-	fmt.Fprint(out, flagLine.ReplaceAllString(b.String(), "$1--$2"))
-}
-
-// flagLine matches the start of a flag's line in PrintDefaults' output.
-var flagLine = regexp.MustCompile(`(?m)^(  )-([a-z])`)
 
 // progressLine returns a progress callback that rewrites one line on
 // stderr when stderr is a terminal, and nil (no progress) otherwise.

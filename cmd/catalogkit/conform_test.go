@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	if os.Getenv("CATALOGKIT_TEST_AS_MAIN") == "1" {
+		os.Args[0] = "catalogkit" // as the transcripts show it, not the test binary's path
 		os.Exit(Main())
 	}
 	exe, err := os.Executable()

@@ -23,7 +23,7 @@ func runDiff(c *cli, args []string) int {
 	if !ok {
 		return code
 	}
-	hint := "run 'catalogkit diff -h' for usage"
+	hint := usageHint("diff")
 	switch {
 	case len(paths) != 2:
 		return c.usageError(hint, "diff needs two archives, A.zip and B.zip; got %d argument(s)", len(paths))

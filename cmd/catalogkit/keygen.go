@@ -30,7 +30,7 @@ func runKeygen(c *cli, args []string) int {
 	if code, ok := c.parse(fset, args, false); !ok {
 		return code
 	}
-	hint := "run 'catalogkit keygen -h' for usage"
+	hint := usageHint("keygen")
 	switch {
 	case *out == "":
 		return c.usageError(hint, "keygen needs --out PREFIX")

@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -107,7 +108,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.runRecovered(cmd, args[1:])
 		}
 	}
-	return c.usageError("run 'catalogkit -h' to list the commands", "unknown command %q", args[0])
+	return c.usageError(usageHint(""), "unknown command %q", args[0])
 }
 
 // runRecovered runs a command and turns a panic into exit status 3 with a
@@ -227,7 +228,7 @@ func (c *cli) usage(w io.Writer) {
 	for _, cmd := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprintf(w, "\nRun 'catalogkit <command> -h' for a command's flags and an example.\n")
+	fmt.Fprintf(w, "\nRun '%s <command> -h' for a command's flags and an example.\n", progName())
 	fmt.Fprintf(w, "Exit status: 0 success, 1 a check failed, 2 bad usage, 3 could not run\n")
 	fmt.Fprintf(w, "(I/O error, resources exhausted, internal error), 130/143 after SIGINT/SIGTERM.\n")
 }
@@ -262,17 +263,72 @@ func (c *cli) printError(hint, format string, args ...any) {
 }
 
 // flags returns a flag set for a subcommand whose -h output shows usage, the
-// flags and the example.
+// flags (written as the docs write them, --dir rather than the flag
+// package's -dir) and the example.
 func (c *cli) flags(name, synopsis, example string) *flag.FlagSet {
-	fs := flag.NewFlagSet("catalogkit "+name, flag.ContinueOnError)
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintf(w, "usage: catalogkit %s %s\n\nflags:\n", name, synopsis)
+		var b strings.Builder
+		fs.SetOutput(&b)
 		fs.PrintDefaults()
+		fs.SetOutput(w)
+		fmt.Fprint(w, flagLine.ReplaceAllString(b.String(), "$1--$2"))
 		fmt.Fprintf(w, "\nexample:\n  %s\n", strings.ReplaceAll(strings.TrimSpace(example), "\n", "\n  "))
 	}
 	return fs
+}
+
+// flagLine matches the start of a flag's line in PrintDefaults' output;
+// flagInError, a flag's name in the flag package's parse errors ("flag
+// provided but not defined: -bogus", "invalid value "x" for flag -fuzz").
+var (
+	flagLine    = regexp.MustCompile(`(?m)^(  )-([a-z])`)
+	flagInError = regexp.MustCompile(`(: |for |for flag )-([a-z])`)
+)
+
+// flagError rewrites a parse error of fs as the docs write flags (--fuzz)
+// and says what a number or boolean flag wants instead of "parse error".
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := flagInError.ReplaceAllString(err.Error(), "$1--$2")
+	m := regexp.MustCompile(`--([a-z][a-z-]*): parse error$`).FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	want := "parse error"
+	if g, ok := fs.Lookup(m[1]).Value.(flag.Getter); ok {
+		switch g.Get().(type) {
+		case int, int64, uint, uint64:
+			want = "want a whole number"
+		case float64:
+			want = "want a number"
+		case bool:
+			want = "want true or false"
+		case time.Duration:
+			want = "want a duration with its unit, such as 500ms, 10s or 2m"
+		}
+	}
+	return strings.TrimSuffix(msg, "parse error") + want
+}
+
+// usageHint is the hint of a usage error of command cmd ("" for the
+// command list), naming the binary as it was invoked.
+func usageHint(cmd string) string {
+	if cmd == "" {
+		return "run '" + progName() + " -h' to list the commands"
+	}
+	return "run '" + progName() + " " + cmd + " -h' for usage"
+}
+
+// progName returns the name the binary was invoked as, as typed
+// (os.Args[0]), for the commands that hints and re-run lines show.
+func progName() string {
+	if len(os.Args) == 0 || os.Args[0] == "" {
+		return "catalogkit"
+	}
+	return os.Args[0]
 }
 
 // parse parses args with fs. It reports ok=false with the exit status to
@@ -288,9 +344,9 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, allowArgs bool) (code int, 
 		fs.Usage()
 		return exitOK, false
 	case err != nil:
-		return c.usageError("run '"+fs.Name()+" -h' for usage", "%v", err), false
+		return c.usageError(usageHint(fs.Name()), "%s", flagError(fs, err)), false
 	case !allowArgs && fs.NArg() > 0:
-		return c.usageError("run '"+fs.Name()+" -h' for usage", "unexpected argument %q", fs.Arg(0)), false
+		return c.usageError(usageHint(fs.Name()), "unexpected argument %q", fs.Arg(0)), false
 	}
 	return exitOK, true
 }

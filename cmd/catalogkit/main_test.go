@@ -159,3 +159,17 @@ func buildNonRace(pkgDir, dir string) (string, error) {
 	}
 	return bin, nil
 }
+
+// TestUsageHintNamesTheBinary checks that hints name the binary as it was
+// invoked, so that the command they give can be pasted as it is.
+func TestUsageHintNamesTheBinary(t *testing.T) {
+	saved := os.Args[0]
+	defer func() { os.Args[0] = saved }()
+	os.Args[0] = "./bin/catalogkit"
+	if got, want := usageHint("pack"), "run './bin/catalogkit pack -h' for usage"; got != want {
+		t.Errorf("usageHint(pack) = %q, want %q", got, want)
+	}
+	if got, want := usageHint(""), "run './bin/catalogkit -h' to list the commands"; got != want {
+		t.Errorf("usageHint() = %q, want %q", got, want)
+	}
+}

@@ -41,7 +41,7 @@ func runMCP(c *cli, args []string) int {
 	if code, ok := c.parse(fset, args, false); !ok {
 		return code
 	}
-	hint := "run 'catalogkit mcp -h' for usage"
+	hint := usageHint("mcp")
 	switch {
 	case *file == "":
 		return c.usageError(hint, "mcp needs --catalog FILE")

@@ -34,7 +34,7 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
-	hint := "run 'catalogkit pack -h' for usage"
+	hint := usageHint("pack")
 	if err := pw.check(); err != nil {
 		return c.usageError(hint, "%v", err)
 	}

@@ -24,7 +24,7 @@ func runSign(c *cli, args []string) int {
 	if code, ok := c.parse(fset, args, true); !ok {
 		return code
 	}
-	hint := "run 'catalogkit sign -h' for usage"
+	hint := usageHint("sign")
 	switch {
 	case *keyPath == "":
 		return c.usageError(hint, "sign needs --key KEY")

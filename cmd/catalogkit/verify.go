@@ -49,7 +49,7 @@ func runVerify(c *cli, args []string) int {
 	if !ok {
 		return code
 	}
-	hint := "run 'catalogkit verify -h' for usage"
+	hint := usageHint("verify")
 	switch {
 	case *sum != "" && *sums != "":
 		return c.usageError(hint, "give at most one of --sha256 and --sums")
@@ -178,7 +178,7 @@ func parseWithOneArg(c *cli, fs *flag.FlagSet, args []string) (string, int, bool
 		return "", code, false
 	}
 	if fs.NArg() == 0 {
-		return "", c.usageError("run 'catalogkit verify -h' for usage", "missing ARCHIVE"), false
+		return "", c.usageError(usageHint("verify"), "missing ARCHIVE"), false
 	}
 	arg := fs.Arg(0)
 	if code, ok := c.parse(fs, fs.Args()[1:], false); !ok {
