@@ -18,6 +18,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/benchpack" ./internal/archive/benchpack
 cp -r "$SRC" "$tmp/src"
+# Go's src holds nested modules (cmd, testdata), which the packager leaves
+# out of a release: without their go.mod files the tree packs nearly whole.
+find "$tmp/src" -mindepth 2 -name go.mod -delete
 "$tmp/benchpack" -dir "$tmp/src" -out "$tmp/first.zip" >/dev/null
 mkdir "$tmp/x"
 (cd "$tmp/x" && unzip -q "$tmp/first.zip")

@@ -72,6 +72,9 @@ done
 # 2b. Go's src tree, packed.
 if [ -z "${SKIP_GOSRC:-}" ]; then
 	cp -r "$SRC" "$tmp/gosrc"
+	# Go's src holds nested modules (cmd, testdata), which the packager leaves
+	# out of a release: without their go.mod files the tree packs nearly whole.
+	find "$tmp/gosrc" -mindepth 2 -name go.mod -delete
 	mkdir "$tmp/go"
 	"$tmp/benchpack" -dir "$tmp/gosrc" -out "$tmp/go/catalogkit-0.0.0-bench.zip" >/dev/null
 	rm -rf "$tmp/gosrc"

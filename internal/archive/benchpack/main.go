@@ -7,7 +7,9 @@
 //	go run ./internal/archive/benchpack -dir TREE -out FILE.zip [-version 0.0.0-bench] [-c N] [-cpuprofile FILE]
 //
 // A MANIFEST.sha256 at the top of TREE (an extracted archive) is regenerated,
-// not packed. It prints the file count, the archive size, its SHA-256 and
+// not packed, and the files the packager's selection rules exclude
+// ([archive.CheckSelected]: dot names, build output, nested modules' files)
+// are left out, as the reader would refuse them. It prints the file count, the archive size, its SHA-256 and
 // the content tree hash.
 package main
 
@@ -20,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
 )
@@ -72,6 +75,20 @@ func run(dir, out, version string, conc int) error {
 	})
 	if err != nil {
 		return fmt.Errorf("failed to list %q: %w", dir, err)
+	}
+	// What the packager's selection rules leave out of every release (dot
+	// names, build output, nested modules) the reader refuses: leave it out.
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	if refused := archive.CheckSelected(paths); len(refused) > 0 {
+		drop := map[string]bool{}
+		for _, e := range refused {
+			drop[e.Entry] = true
+		}
+		files = slices.DeleteFunc(files, func(f archive.File) bool { return drop[f.Path] })
+		fmt.Fprintf(os.Stderr, "benchpack: left out %d files the packager's selection rules exclude\n", len(drop))
 	}
 	f, err := os.Create(out)
 	if err != nil {
