@@ -313,8 +313,8 @@ func parseSequence(base string, data []byte) (*Sequence, error) {
 	if want := strings.TrimSuffix(base, ".json"); file.ID != want {
 		return nil, fmt.Errorf("id %q does not match the file name", file.ID)
 	}
-	if file.Title == "" || !strings.HasPrefix(file.Spec, specCitation) {
-		return nil, errors.New(`a sequence case needs a "title" and a "spec" citing conformance/SPEC.md ("` + specCitation + `...")`)
+	if file.Title == "" || !strings.HasPrefix(file.Spec, conformance.Cite("")) {
+		return nil, errors.New(`a sequence case needs a "title" and a "spec" citing conformance/SPEC.md ("` + conformance.Cite("N") + `")`)
 	}
 	if len(file.Steps) == 0 {
 		return nil, errors.New(`"steps" is empty`)
