@@ -2,6 +2,7 @@ package main
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/provenance"
+	"github.com/catalogkit/catalogkit/internal/sign"
 )
 
 // version, when set at link time (-X main.version=...; 'make build' stamps
@@ -114,24 +117,23 @@ func readVersionInfo() versionInfo {
 			v.VCS.Modified = s.Value == "true"
 		}
 	}
-	linked := false
-	for _, d := range bi.Deps {
-		if d.Path != archive.CompressModule {
-			continue
-		}
-		linked = true
-		v.Compressor.Version = d.Version
-		if d.Replace != nil {
-			v.Compressor.Version = strings.TrimSpace("=> " + d.Replace.Path + " " + d.Replace.Version)
-		}
-	}
+	// The compressor's version is provenance's fact: the one it records
+	// in a signed release, by the same rules.
+	m, err := provenance.Compressor(bi, archive.CompressModule)
 	switch {
-	case !linked:
-		v.Compressor.Version = "not linked"
-		v.Warnings = append(v.Warnings, archive.CompressModule+" is not in the build information: this binary cannot pack")
-	case v.Compressor.Version != archive.CompressVersion:
+	case err != nil:
+		v.Compressor.Version = "unknown"
+		var se *sign.Error
+		if errors.As(err, &se) {
+			err = errors.New(se.Detail)
+		}
+		v.Warnings = append(v.Warnings, err.Error()+": this binary cannot pack a release")
+	case m.Path != archive.CompressModule || m.Version != archive.CompressVersion:
+		v.Compressor.Version = strings.TrimPrefix(m.Path+" ", archive.CompressModule+" ") + m.Version
 		v.Warnings = append(v.Warnings, fmt.Sprintf("linked %s %s, but releases pin %s: archives packed by this binary may not match published ones",
 			archive.CompressModule, v.Compressor.Version, archive.CompressVersion))
+	default:
+		v.Compressor.Version = m.Version
 	}
 	return v
 }
