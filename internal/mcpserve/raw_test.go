@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // rawSession speaks newline-delimited JSON-RPC to a server over pipes, as
@@ -152,5 +153,29 @@ func TestMCPErrorClipped(t *testing.T) {
 	line := r.roundTrip(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"discover","arguments":{"family":"`+strings.Repeat("a", 1<<20)+`"}}}`)
 	if len(line) > 8*maxErrorText || !strings.Contains(line, "INVALID_LABEL") || !strings.Contains(line, "1048576 bytes") {
 		t.Errorf("%d bytes: %.300s; want INVALID_LABEL with its detail cut", len(line), line)
+	}
+}
+
+// TestErrorResultClips checks mcpserve's own cut, on a path and a detail
+// that nothing cut before: each is at most maxErrorText bytes of whole
+// characters, then how long it was.
+func TestErrorResultClips(t *testing.T) {
+	long := strings.Repeat("é", 3000) // 6000 bytes, a cut inside a character if counted in bytes
+	res := errorResult(&Error{Code: CodeStaleDefinition, Path: long, Detail: long})
+	var got struct{ Code, Path, Detail string }
+	if err := json.Unmarshal(res.StructuredContent.(json.RawMessage), &got); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]string{"path": got.Path, "detail": got.Detail} {
+		body, tail, ok := strings.Cut(s, "... (cut: ")
+		if !ok || tail != "6000 bytes in all)" || len(body) > maxErrorText || len(body) < maxErrorText-1 || !utf8.ValidString(body) {
+			t.Errorf("%s: %d bytes, tail %q; want at most %d bytes of whole characters, then the whole length", name, len(body), tail, maxErrorText)
+		}
+	}
+	if got.Code != string(CodeStaleDefinition) {
+		t.Errorf("code %q, want %s", got.Code, CodeStaleDefinition)
+	}
+	if short := errorResult(&Error{Code: CodeStaleDefinition, Path: "p", Detail: "d"}); !strings.Contains(string(short.StructuredContent.(json.RawMessage)), `"path":"p","detail":"d"`) {
+		t.Errorf("a short error was changed: %s", short.StructuredContent)
 	}
 }
