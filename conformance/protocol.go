@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 )
 
 // A ProtocolCase is one case of the protocol level: lines the runner sends
@@ -232,66 +231,19 @@ func parseProtocolLine(n *node) (*ProtocolLine, error) {
 // its hello is sent none, and the level is reported as opted out. After a
 // fatal transport error the remaining cases are ERROR, not run.
 func (r *Runner) RunProtocol(rep *Report, cases []*ProtocolCase) {
-	var selected []*ProtocolCase
-	for _, c := range cases {
-		if r.Run == nil || r.Run.MatchString(c.ID) {
-			selected = append(selected, c)
-		}
-	}
-	if len(selected) == 0 {
-		rep.Protocol = nil
-		return
-	}
-	lr := &TextReport{Cases: []*CaseResult{}}
-	rep.Protocol = lr
 	st, ok := r.Target.(SessionTarget)
 	if !ok {
 		s := Served(r.Target)
 		defer s.Close()
 		st = s
 	}
-	fatal := rep.Fatal
-	if fatal == "" {
-		info, err := st.Hello()
-		var te *TransportError
-		switch {
-		case errors.As(err, &te):
-			fatal = te.Message
-			rep.Fatal = fatal
-		case err != nil:
-			fatal = err.Error()
-			rep.Fatal = fatal
-		case info.ProtocolLevel != nil && !*info.ProtocolLevel:
-			lr.OptedOut = true
-			return
-		}
-		if rep.Port.Name == "" {
-			rep.Port = info
-		}
+	heads := make([]caseHead, len(cases))
+	for i, c := range cases {
+		heads[i] = caseHead{c.ID, c.Title, c.Spec}
 	}
-	for _, c := range selected {
-		res := &CaseResult{ID: c.ID, Title: c.Title, Spec: c.Spec, Checks: []*CheckResult{}}
-		if fatal != "" {
-			res.Status = Error
-			res.Message = "not run: the port failed earlier (" + fatal + ")"
-		} else {
-			start := time.Now()
-			if te := r.runProtocolCase(c, st, res); te != nil && te.Fatal {
-				fatal = te.Message
-				rep.Fatal = fatal
-			}
-			res.Elapsed = time.Since(start)
-		}
-		switch res.Status {
-		case Pass:
-			lr.Passed++
-		case Skip:
-			lr.Skipped++
-		default:
-			lr.Failed++
-		}
-		lr.Cases = append(lr.Cases, res)
-	}
+	rep.Protocol = r.runLevel(rep, heads, st.Hello,
+		func(info PortInfo) bool { return info.ProtocolLevel != nil && !*info.ProtocolLevel },
+		func(i int, res *CaseResult) *TransportError { return r.runProtocolCase(cases[i], st, res) })
 }
 
 // runProtocolCase sends a protocol case's lines, one at a time, and judges

@@ -464,55 +464,72 @@ func safeCall(t Target, call []byte) (out []byte, err error) {
 // reported as opted out. After a fatal transport error (here or in rep's
 // cases) the remaining text cases are reported as ERROR, not run.
 func (r *Runner) RunText(rep *Report, cases []*TextCase) {
-	var selected []*TextCase
-	for _, c := range cases {
-		if r.Run == nil || r.Run.MatchString(c.ID) {
-			selected = append(selected, c)
-		}
-	}
-	if len(selected) == 0 {
-		rep.Text = nil
-		return
-	}
 	diff := r.Diff
 	if diff == nil {
 		diff = LineDiff
 	}
-	tr := &TextReport{Cases: []*CaseResult{}}
-	rep.Text = tr
 	lt, ok := r.Target.(LineTarget)
 	if !ok {
 		s := Served(r.Target)
 		defer s.Close()
 		lt = s
 	}
+	heads := make([]caseHead, len(cases))
+	for i, c := range cases {
+		heads[i] = caseHead{c.ID, c.Title, c.Spec}
+	}
+	rep.Text = r.runLevel(rep, heads, lt.Hello,
+		func(info PortInfo) bool { return info.TextLevel != nil && !*info.TextLevel },
+		func(i int, res *CaseResult) *TransportError { return r.runTextCase(cases[i], lt, res, diff) })
+}
+
+// A caseHead is what a level's report says of a case besides its checks.
+type caseHead struct{ ID, Title, Spec string }
+
+// runLevel runs a level (the text or the protocol level): the cases of
+// heads that r.Run selects, in order, after the hello, each by run into a
+// result of its own. It returns the level's report: nil when no case is
+// selected, opted out when the hello says so (optedOut), and after a fatal
+// transport error (here or earlier in rep) every remaining case ERROR, not
+// run.
+func (r *Runner) runLevel(rep *Report, heads []caseHead, hello func() (PortInfo, error), optedOut func(PortInfo) bool, run func(i int, res *CaseResult) *TransportError) *TextReport {
+	var selected []int
+	for i, h := range heads {
+		if r.Run == nil || r.Run.MatchString(h.ID) {
+			selected = append(selected, i)
+		}
+	}
+	if len(selected) == 0 {
+		return nil
+	}
+	lr := &TextReport{Cases: []*CaseResult{}}
 	fatal := rep.Fatal
 	if fatal == "" {
-		info, err := lt.Hello()
+		info, err := hello()
 		var te *TransportError
 		switch {
 		case errors.As(err, &te):
 			fatal = te.Message
-			rep.Fatal = fatal
 		case err != nil:
 			fatal = err.Error()
-			rep.Fatal = fatal
-		case info.TextLevel != nil && !*info.TextLevel:
-			tr.OptedOut = true
-			return
+		case optedOut(info):
+			lr.OptedOut = true
+			return lr
 		}
+		rep.Fatal = fatal
 		if rep.Port.Name == "" {
 			rep.Port = info
 		}
 	}
-	for _, c := range selected {
-		res := &CaseResult{ID: c.ID, Title: c.Title, Spec: c.Spec, Checks: []*CheckResult{}}
+	for _, i := range selected {
+		h := heads[i]
+		res := &CaseResult{ID: h.ID, Title: h.Title, Spec: h.Spec, Checks: []*CheckResult{}}
 		if fatal != "" {
 			res.Status = Error
 			res.Message = "not run: the port failed earlier (" + fatal + ")"
 		} else {
 			start := time.Now()
-			if te := r.runTextCase(c, lt, res, diff); te != nil && te.Fatal {
+			if te := run(i, res); te != nil && te.Fatal {
 				fatal = te.Message
 				rep.Fatal = fatal
 			}
@@ -520,14 +537,15 @@ func (r *Runner) RunText(rep *Report, cases []*TextCase) {
 		}
 		switch res.Status {
 		case Pass:
-			tr.Passed++
+			lr.Passed++
 		case Skip:
-			tr.Skipped++
+			lr.Skipped++
 		default:
-			tr.Failed++
+			lr.Failed++
 		}
-		tr.Cases = append(tr.Cases, res)
+		lr.Cases = append(lr.Cases, res)
 	}
+	return lr
 }
 
 // runTextCase sends a text case's line and judges the reply into res. It
