@@ -14,26 +14,15 @@ import (
 // the lines of the protocol's corners (an empty line, a seq of 40 digits, a
 // second hello), whose reply is not a reply to the port's next seq.
 func (p *Port) Exchange(line []byte) ([]byte, error) {
-	if p.proc == nil {
-		if err := p.start(); err != nil {
-			return nil, err
-		}
-	}
-	pr := p.proc
-	select {
-	case l := <-pr.lines:
-		if l.err == nil {
-			return nil, p.fail(Error, fmt.Sprintf("port wrote a line before the request: %s", brief(l.line)))
-		}
-		return nil, p.fail(Crash, p.eofMessage("before the request", l.err))
-	default:
+	if err := p.ready(); err != nil {
+		return nil, err
 	}
 	req, err := requestLine(func(int64) []byte { return line }, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.write(req); err != nil {
-		return nil, p.fail(Crash, fmt.Sprintf("failed to write the request: %v", err))
+	if err := p.request(req); err != nil {
+		return nil, err
 	}
 	reply, terr := p.readLine(p.callTimeout(), "reply")
 	if terr != nil {
@@ -63,8 +52,8 @@ func (p *Port) SendLine(build func(seq int64) []byte) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := p.write(req); err != nil {
-		return 0, p.fail(Crash, fmt.Sprintf("failed to write the request: %v", err))
+	if err := p.request(req); err != nil {
+		return 0, err
 	}
 	return p.seq, nil
 }

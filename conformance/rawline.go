@@ -43,28 +43,16 @@ func (p *Port) Hello() (PortInfo, error) {
 // Call, it leaves the port running when it answers with an error line,
 // which is the expected answer to some lines.
 func (p *Port) CallLine(build func(seq int64) []byte) ([]byte, error) {
-	if p.proc == nil {
-		if err := p.start(); err != nil {
-			return nil, err
-		}
-	}
-	pr := p.proc
-	// A line that came before the request is an answer to nothing.
-	select {
-	case l := <-pr.lines:
-		if l.err == nil {
-			return nil, p.fail(Error, fmt.Sprintf("port wrote a line before the request: %s", brief(l.line)))
-		}
-		return nil, p.fail(Crash, p.eofMessage("before the request", l.err))
-	default:
+	if err := p.ready(); err != nil {
+		return nil, err
 	}
 	p.seq++
 	req, err := requestLine(build, p.seq)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.write(req); err != nil {
-		return nil, p.fail(Crash, fmt.Sprintf("failed to write the request: %v", err))
+	if err := p.request(req); err != nil {
+		return nil, err
 	}
 	line, terr := p.readLine(p.callTimeout(), "reply")
 	if terr != nil {

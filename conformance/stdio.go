@@ -168,28 +168,12 @@ func (p *Port) Info() PortInfo { return p.info }
 
 // Call sends one call and returns the outcome of the port's reply.
 func (p *Port) Call(call []byte) ([]byte, error) {
-	if p.proc == nil {
-		if err := p.start(); err != nil {
-			return nil, err
-		}
-	}
-	pr := p.proc
-	if pr == nil {
-		return nil, &TransportError{Status: Error, Message: "port stopped: the run was interrupted", Fatal: true}
-	}
-	// A line that came before the request is an answer to nothing.
-	select {
-	case l := <-pr.lines:
-		if l.err == nil {
-			return nil, p.fail(Error, fmt.Sprintf("port wrote a line before the request: %s", brief(l.line)))
-		}
-		return nil, p.fail(Crash, p.eofMessage("before the request", l.err))
-	default:
+	if err := p.ready(); err != nil {
+		return nil, err
 	}
 	p.seq++
-	req := fmt.Appendf(nil, `{"type":"call","seq":%d,"call":%s}`+"\n", p.seq, call)
-	if err := p.write(req); err != nil {
-		return nil, p.fail(Crash, fmt.Sprintf("failed to write the request: %v", err))
+	if err := p.request(fmt.Appendf(nil, `{"type":"call","seq":%d,"call":%s}`+"\n", p.seq, call)); err != nil {
+		return nil, err
 	}
 	line, terr := p.readLine(p.callTimeout(), "reply")
 	if terr != nil {
@@ -200,6 +184,38 @@ func (p *Port) Call(call []byte) ([]byte, error) {
 		return nil, p.fail(Error, err.Error())
 	}
 	return outcome, nil
+}
+
+// ready starts the port if it is not running and checks that it has not
+// written a line nobody asked for: a line that came before the request is
+// an answer to nothing.
+func (p *Port) ready() error {
+	if p.proc == nil {
+		if err := p.start(); err != nil {
+			return err
+		}
+	}
+	pr := p.proc
+	if pr == nil {
+		return &TransportError{Status: Error, Message: "port stopped: the run was interrupted", Fatal: true}
+	}
+	select {
+	case l := <-pr.lines:
+		if l.err == nil {
+			return p.fail(Error, fmt.Sprintf("port wrote a line before the request: %s", brief(l.line)))
+		}
+		return p.fail(Crash, p.eofMessage("before the request", l.err))
+	default:
+	}
+	return nil
+}
+
+// request writes one request line, its newline included, to the port.
+func (p *Port) request(req []byte) error {
+	if err := p.write(req); err != nil {
+		return p.fail(Crash, fmt.Sprintf("failed to write the request: %v", err))
+	}
+	return nil
 }
 
 // decodeReply checks one reply line to the call numbered seq and returns
