@@ -502,3 +502,30 @@ func TestSequenceCase(t *testing.T) {
 		t.Errorf("against the sticky target: %s, want 1 failed", rep.Summary())
 	}
 }
+
+// TestQuickKind checks that the fast path of an outcome's kind says what
+// decoding it says, and leaves to decoding what it cannot tell.
+func TestQuickKind(t *testing.T) {
+	texts := []string{
+		`{"result":[]}`, `{"result":{"name":"a"}}`, `{"not_implemented":"no"}`,
+		`{"error":"INVALID_JSON"}`, `{"error":"INVALID_LABEL","detail":"x"}`,
+		`{"error":"invalid_label"}`, `{"error":"A\u0042"}`, `{"error":""}`, `{ "result":[]}`,
+		`{"detail":"x","error":"INVALID_SPEC"}`, `{"error":"INVALID_SPEC" }`,
+	}
+	quick := 0
+	for _, text := range texts {
+		slow := outcome{text: []byte(" " + text)}.baseKind() // a leading space: decoded
+		if k := quickKind([]byte(text)); k != "" {
+			quick++
+			if k != slow {
+				t.Errorf("quickKind(%s) = %q, decoding says %q", text, k, slow)
+			}
+		}
+		if got := (outcome{text: []byte(text)}).baseKind(); got != slow {
+			t.Errorf("baseKind(%s) = %q, decoding says %q", text, got, slow)
+		}
+	}
+	if quick != 5 {
+		t.Errorf("the fast path answered %d of the texts, want the 5 written compactly with a plain code first", quick)
+	}
+}
