@@ -76,39 +76,91 @@ func requestLine(build func(seq int64) []byte, seq int64) ([]byte, error) {
 // checkReplyLine checks that line is a reply to seq or an error line (see
 // [LineTarget]).
 func checkReplyLine(line []byte, seq int64) error {
-	msg, err := parseJSON(line)
+	_, err := replyParts(line, seq)
+	return err
+}
+
+// A Reply is what a reply line or an error line says, as [ReadReply]
+// returns it.
+type Reply struct {
+	Type    string // "reply" or "error"
+	Seq     string // the seq member's JSON text, "null" when it is null
+	Message string // an error line's message
+	Outcome []byte // a reply's outcome, as the port wrote it: a slice of the line
+}
+
+// ReadReply reads one line a port wrote in answer to a request numbered
+// seq, as the runner reads it: a reply with that seq and a valid outcome, or
+// an error line whose seq is null or that seq. It is one strict read of the
+// line.
+func ReadReply(line []byte, seq int64) (Reply, error) { return replyParts(line, seq) }
+
+// SplitReply reads a line a port wrote as strict JSON text and returns its
+// members without judging them (a missing member is empty; Type and Message
+// only when they are strings): for the protocol's corners, whose replies
+// the caller judges itself.
+func SplitReply(line []byte) (Reply, error) {
+	t, err := parseTape(line)
 	if err != nil {
-		return fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
+		return Reply{}, fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
 	}
+	var r Reply
+	msg := t.root()
+	if msg.kind() != kObject {
+		return r, nil
+	}
+	if v, ok := msg.lookup("type"); ok && v.kind() == kString {
+		r.Type = v.str()
+	}
+	if v, ok := msg.lookup("seq"); ok {
+		r.Seq = string(v.text())
+	}
+	if v, ok := msg.lookup("message"); ok && v.kind() == kString {
+		r.Message = v.str()
+	}
+	if v, ok := msg.lookup("outcome"); ok {
+		r.Outcome = v.text()
+	}
+	return r, nil
+}
+
+func replyParts(line []byte, seq int64) (Reply, error) {
+	t, err := parseTape(line)
+	if err != nil {
+		return Reply{}, fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
+	}
+	msg := t.root()
 	want := strconv.FormatInt(seq, 10)
-	t, _ := msg.lookup("type")
+	typ, _ := msg.lookup("type")
 	switch {
-	case t != nil && t.kind == kString && t.str == "error":
-		if err := onlyKeys(msg, "error line", []string{"type", "seq", "message"}, nil); err != nil {
-			return fmt.Errorf("%v: %s", err, brief(line))
+	case typ.strEqual("error"):
+		if err := objectKeys(msg, "error line", []string{"type", "seq", "message"}, nil); err != nil {
+			return Reply{}, fmt.Errorf("%v: %s", err, brief(line))
 		}
-		if s, _ := msg.lookup("seq"); s.kind != kNull && (s.kind != kNumber || s.lit != want) {
-			return fmt.Errorf("error line has seq %s, want %s or null", s, want)
+		s, _ := msg.lookup("seq")
+		if s.kind() != kNull && (s.kind() != kNumber || string(s.literal()) != want) {
+			return Reply{}, fmt.Errorf("error line has seq %s, want %s or null", s, want)
 		}
-		if m, _ := msg.lookup("message"); m.kind != kString {
-			return fmt.Errorf("error line's message is not a string: %s", brief(line))
+		m, _ := msg.lookup("message")
+		if m.kind() != kString {
+			return Reply{}, fmt.Errorf("error line's message is not a string: %s", brief(line))
 		}
-		return nil
-	case t != nil && t.kind == kString && t.str == "reply":
-		if err := onlyKeys(msg, "reply", []string{"type", "seq", "outcome"}, nil); err != nil {
-			return fmt.Errorf("%v: %s", err, brief(line))
+		return Reply{Type: "error", Seq: string(s.literal()), Message: m.str()}, nil
+	case typ.strEqual("reply"):
+		if err := objectKeys(msg, "reply", []string{"type", "seq", "outcome"}, nil); err != nil {
+			return Reply{}, fmt.Errorf("%v: %s", err, brief(line))
 		}
-		if s, _ := msg.lookup("seq"); s.kind != kNumber || s.lit != want {
-			return fmt.Errorf("reply has seq %s, want %s", s, want)
+		s, _ := msg.lookup("seq")
+		if s.kind() != kNumber || string(s.literal()) != want {
+			return Reply{}, fmt.Errorf("reply has seq %s, want %s", s, want)
 		}
 		outcome, _ := msg.lookup("outcome")
-		t, err := parseTape(outcome.appendJSON(nil))
-		if err != nil {
-			return err
+		if err := checkOutcome(outcome); err != nil {
+			return Reply{}, err
 		}
-		return checkOutcome(t.root())
+		return Reply{Type: "reply", Seq: want, Outcome: outcome.text()}, nil
 	}
-	return fmt.Errorf(`line is neither a reply nor an error line: %s`, brief(line))
+	return Reply{}, fmt.Errorf(`line is neither a reply nor an error line: %s`, brief(line))
 }
 
 // A ServedTarget is an in-process [Target] behind [Serve], spoken to over a

@@ -1,7 +1,6 @@
 package fuzz
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,16 +93,11 @@ var referenceTarget = sync.OnceValue(func() conformance.Target { return Referenc
 // (seq) and runnerSeq says the line carried it, else the literal ("null"
 // for none).
 func replyOutcome(line []byte, seq int64, runnerSeq bool) outcome {
-	var msg struct {
-		Type    string
-		Seq     json.RawMessage
-		Message string
-		Outcome json.RawMessage
+	msg, err := conformance.SplitReply(line)
+	if err != nil {
+		return outcome{err: &conformance.TransportError{Status: conformance.Error, Message: err.Error()}}
 	}
-	if err := json.Unmarshal(line, &msg); err != nil {
-		return outcome{err: &conformance.TransportError{Status: conformance.Error, Message: "reply is not valid JSON: " + err.Error()}}
-	}
-	s := string(msg.Seq)
+	s := msg.Seq
 	if s == "" {
 		s = "null"
 	}
@@ -116,5 +110,5 @@ func replyOutcome(line []byte, seq int64, runnerSeq bool) outcome {
 	if msg.Type != "reply" || msg.Outcome == nil {
 		return outcome{err: &conformance.TransportError{Status: conformance.Error, Message: "line is neither a reply nor an error line: " + string(line)}, seq: s}
 	}
-	return outcome{text: []byte(msg.Outcome), seq: s}
+	return outcome{text: msg.Outcome, seq: s}
 }

@@ -516,8 +516,8 @@ func (g *gen) arguments(fields []field) *node {
 	if g.p(0.06) && len(args.keys) > 0 {
 		// A key written with an escape is the same key: "\u0071" is "q".
 		k := args.keys[g.n(len(args.keys))]
-		if len(k.units) > 0 && len(k.units[0]) == 1 {
-			k.units[0] = escaped(rune(k.units[0][0]))
+		if u := k.us(); len(u) > 0 && len(u[0]) == 1 {
+			u[0] = escaped(rune(u[0][0]))
 		}
 	}
 	if g.p(0.3) {
@@ -598,7 +598,7 @@ func (g *gen) text(n int) *node {
 		case 6:
 			u = oneOf(g, `\n`, `\t`, `\"`, `\\`, `\/`, `\u0000`, `\b`)
 		}
-		s.units = append(s.units, u)
+		s.units = append(s.us(), u)
 	}
 	return s
 }
@@ -638,8 +638,8 @@ func (g *gen) textMutation(call *node) {
 		obj := objects[g.n(len(objects))]
 		i := g.n(len(obj.keys))
 		k := obj.keys[i].clone()
-		if len(k.units) > 0 && len(k.units[0]) == 1 && g.p(0.4) {
-			k.units[0] = escaped(rune(k.units[0][0]))
+		if u := k.us(); len(u) > 0 && len(u[0]) == 1 && g.p(0.4) {
+			u[0] = escaped(rune(u[0][0]))
 		}
 		v := obj.vals[i].clone()
 		if g.p(0.5) {
@@ -649,10 +649,10 @@ func (g *gen) textMutation(call *node) {
 		obj.vals = append(obj.vals, v)
 	case 1: // a lone surrogate escape
 		s := strs[g.n(len(strs))]
-		s.units = insert(g, s.units, oneOf(g, `\ud800`, `\udfff`, `\ud83d`, `\ude00`, `\ud83d\u0041`, `\uDBFF`))
+		s.units = insert(g, s.us(), oneOf(g, `\ud800`, `\udfff`, `\ud83d`, `\ude00`, `\ud83d\u0041`, `\uDBFF`))
 	case 2: // invalid UTF-8
 		s := strs[g.n(len(strs))]
-		s.units = insert(g, s.units, oneOf(g, "\xff", "\xc3", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\x80"))
+		s.units = insert(g, s.us(), oneOf(g, "\xff", "\xc3", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\x80"))
 	case 3: // nesting at the limit of the whole line, or one over
 		nest := array(number("1"))
 		place(g, inner, nest)
@@ -725,7 +725,7 @@ func (g *gen) grammarBreak(call *node, k int) {
 		}
 		walk(inner)
 		s := strs[g.n(len(strs))]
-		s.units = insert(g, s.units, b.text)
+		s.units = insert(g, s.us(), b.text)
 	case "white space":
 		place(g, inner, number(b.text+oneOf(g, "1", "true", "null", `"x"`, "[]")+oneOf(g, "", " ", "\t")))
 	default:

@@ -217,7 +217,7 @@ func visit(n *node, rb rebuild, emit func(*node) bool) bool {
 			}
 		}
 	case kString:
-		for _, s := range shorterStrings(n.units) {
+		for _, s := range shorterStrings(n.us()) {
 			if emit(rb(&node{kind: kString, units: s})) {
 				return true
 			}

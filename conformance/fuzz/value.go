@@ -16,6 +16,11 @@ type node struct {
 	kind  kind
 	lit   string   // null, boolean, number: the literal
 	units []string // string: the text between the quotes, one unit per code point
+	// raw is a string's text between the quotes while units is nil: every
+	// code point a unit written raw (no escape, no broken piece). It spares
+	// the generator a slice per string; us splits it when a mutation
+	// needs the units.
+	raw string
 	items []*node  // array
 	keys  []*node  // object: the keys, string nodes
 	vals  []*node  // object: the values
@@ -43,6 +48,13 @@ func number(s string) *node {
 // str returns a string node holding s, each code point a unit, escaped only
 // where JSON requires it.
 func str(s string) *node {
+	plain := utf8.ValidString(s)
+	for i := 0; plain && i < len(s); i++ {
+		plain = s[i] >= 0x20 && s[i] != '"' && s[i] != '\\'
+	}
+	if plain {
+		return &node{kind: kString, raw: s}
+	}
 	n := &node{kind: kString, units: make([]string, 0, len(s))}
 	for i, r := range s {
 		if r < 0x20 || r == '"' || r == '\\' {
@@ -52,6 +64,18 @@ func str(s string) *node {
 		}
 	}
 	return n
+}
+
+// us returns a string's units, splitting its raw text into them first.
+func (n *node) us() []string {
+	if n.units == nil && n.raw != "" {
+		n.units = make([]string, 0, len(n.raw))
+		for i, r := range n.raw {
+			n.units = append(n.units, n.raw[i:i+utf8.RuneLen(r)])
+		}
+		n.raw = ""
+	}
+	return n.units
 }
 
 // unit returns the JSON text of one code point with only the escapes JSON
@@ -110,6 +134,9 @@ func (n *node) get(key string) *node {
 
 // plain returns the text between a string's quotes.
 func (n *node) plain() string {
+	if n.units == nil {
+		return n.raw
+	}
 	var s []byte
 	for _, u := range n.units {
 		s = append(s, u...)
@@ -119,7 +146,7 @@ func (n *node) plain() string {
 
 // clone returns a deep copy of n.
 func (n *node) clone() *node {
-	c := &node{kind: n.kind, lit: n.lit}
+	c := &node{kind: n.kind, lit: n.lit, raw: n.raw}
 	if n.units != nil {
 		c.units = append([]string{}, n.units...)
 	}
@@ -156,6 +183,7 @@ func (n *node) appendJSON(b []byte) []byte {
 	switch n.kind {
 	case kString:
 		b = append(b, '"')
+		b = append(b, n.raw...)
 		for _, u := range n.units {
 			b = append(b, u...)
 		}
@@ -189,7 +217,7 @@ func (n *node) String() string { return string(n.appendJSON(nil)) }
 // size measures n for the shrinker, which accepts only smaller candidates:
 // one per node, plus the bytes of its literal or units.
 func (n *node) size() int {
-	s := 1 + len(n.lit)
+	s := 1 + len(n.lit) + utf8.RuneCountInString(n.raw) + len(n.raw)
 	for _, u := range n.units {
 		s += 1 + len(u)
 	}
