@@ -28,6 +28,7 @@ func Serve(r io.Reader, w io.Writer, target Target, info PortInfo) error {
 	for {
 		line, tooLong, err := readRequest(br)
 		if err != nil && err != io.EOF {
+			bw.Flush() // the replies already made
 			return fmt.Errorf("failed to read a request: %w", err)
 		}
 		if err == io.EOF && len(line) == 0 && !tooLong {
@@ -35,13 +36,26 @@ func Serve(r io.Reader, w io.Writer, target Target, info PortInfo) error {
 		}
 		bw.Write(s.answer(line, tooLong))
 		bw.WriteByte('\n')
-		if ferr := bw.Flush(); ferr != nil {
-			return fmt.Errorf("failed to write a reply: %w", ferr)
+		// Replies wait in bw only while a whole request line is waiting
+		// too: a client that sends several lines before reading gets
+		// their replies in one write, and a reply is never held while
+		// Serve waits for input.
+		if err == io.EOF || !lineBuffered(br) {
+			if ferr := bw.Flush(); ferr != nil {
+				return fmt.Errorf("failed to write a reply: %w", ferr)
+			}
 		}
 		if err == io.EOF {
 			return nil
 		}
 	}
+}
+
+// lineBuffered reports whether br holds a whole line already read from
+// its reader, so that reading it does not wait.
+func lineBuffered(br *bufio.Reader) bool {
+	b, _ := br.Peek(br.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 // readLine reads one line and returns it without its line ending; a line

@@ -20,10 +20,10 @@ type node struct {
 	// code point a unit written raw (no escape, no broken piece). It spares
 	// the generator a slice per string; us splits it when a mutation
 	// needs the units.
-	raw string
-	items []*node  // array
-	keys  []*node  // object: the keys, string nodes
-	vals  []*node  // object: the values
+	raw   string
+	items []*node // array
+	keys  []*node // object: the keys, string nodes
+	vals  []*node // object: the values
 }
 
 type kind uint8
@@ -39,8 +39,13 @@ const (
 
 func lit(k kind, s string) *node { return &node{kind: k, lit: s} }
 
-func null() *node          { return lit(kNull, "null") }
-func boolean(b bool) *node { return lit(kBool, fmt.Sprint(b)) }
+func null() *node { return lit(kNull, "null") }
+func boolean(b bool) *node {
+	if b {
+		return lit(kBool, "true")
+	}
+	return lit(kBool, "false")
+}
 func number(s string) *node {
 	return lit(kNumber, s)
 }
@@ -113,6 +118,10 @@ func object() *node { return &node{kind: kObject} }
 
 // set appends the member key: value (it does not look for an existing key).
 func (n *node) set(key string, v *node) *node {
+	if n.keys == nil {
+		// Room for a tool's five members: most objects are grown once.
+		n.keys, n.vals = make([]*node, 0, 5), make([]*node, 0, 5)
+	}
 	n.keys = append(n.keys, str(key))
 	n.vals = append(n.vals, v)
 	return n
