@@ -448,12 +448,17 @@ func equalOutcome(want *node, got tval) bool {
 // safeCall calls the target, turning a panic (a bug of an in-process
 // implementation) into an ERROR: the runner never panics with it.
 func safeCall(t Target, call []byte) (out []byte, err error) {
+	return safely(func() ([]byte, error) { return t.Call(call) })
+}
+
+// safely returns what call returns, or an ERROR if it panicked.
+func safely(call func() ([]byte, error)) (out []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, &TransportError{Status: Error, Message: fmt.Sprintf("implementation panicked: %v", p)}
 		}
 	}()
-	return t.Call(call)
+	return call()
 }
 
 // RunText runs the selected text cases in order, after the cases, and puts

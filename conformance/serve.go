@@ -186,8 +186,13 @@ func (s *session) answer(line []byte, tooLong bool) []byte {
 			return replyLine(seq, notImplemented(fmt.Sprintf("no op %q inside mutate_and_repeat", name)))
 		}
 	}
-	callJSON, _ := call.MarshalJSON()
-	out, err := safeCall(s.target, callJSON)
+	var out []byte
+	if vt, ok := s.target.(valueTarget); ok {
+		out, err = safely(func() ([]byte, error) { return vt.callValue(call) })
+	} else {
+		callJSON, _ := call.MarshalJSON()
+		out, err = safeCall(s.target, callJSON)
+	}
 	if err != nil {
 		var te *TransportError
 		if errors.As(err, &te) {

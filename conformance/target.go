@@ -64,6 +64,17 @@ func (g goTarget) Call(call []byte) ([]byte, error) {
 	if err != nil {
 		return errorOutcome(err), nil
 	}
+	return g.callValue(v)
+}
+
+// A valueTarget also takes a call its caller has read already with the
+// strict reader, as [Serve] has it after reading the whole line: the call
+// is not written out and read a second time.
+type valueTarget interface {
+	callValue(call catalog.Value) ([]byte, error)
+}
+
+func (g goTarget) callValue(v catalog.Value) ([]byte, error) {
 	op, _ := v.Lookup("op")
 	opName, _ := op.Str()
 	switch opName {
