@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,14 +55,22 @@ func runPort(t *testing.T, py, script string, cases []*conformance.Case, text []
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Generous timeouts: on a loaded machine a Python interpreter can take
-	// more than the default 10 s to start, and a line that gets no reply
-	// (the catch of silent_on_empty_line.py) still ends in a TIMEOUT.
+	// The four 32 MiB lines of the protocol level take the Python port
+	// seconds each: a generous call timeout.
+	return portReport(py, abs, 30*time.Second, cases, text, protocol)
+}
+
+// portReport runs the Python port at the absolute path abs through the
+// three levels, with the call timeout given (0: the default), and returns
+// the report.
+func portReport(py, abs string, callTimeout time.Duration, cases []*conformance.Case, text []*conformance.TextCase, protocol []*conformance.ProtocolCase) *conformance.Report {
+	// A generous startup timeout: on a loaded machine a Python interpreter
+	// can take more than the default 10 s to start.
 	port := &conformance.Port{
 		Command:        []string{py, abs},
 		Env:            append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1"),
 		StartupTimeout: time.Minute,
-		CallTimeout:    15 * time.Second,
+		CallTimeout:    callTimeout,
 	}
 	defer port.Close()
 	r := &conformance.Runner{Target: port}
@@ -183,10 +192,30 @@ func TestBrokenPorts(t *testing.T) {
 			t.Errorf("%s lists %s, which does not exist", brokenTable, name)
 		}
 	}
-	for _, script := range scripts {
+	// Each port is its own process, often waited on (a TIMEOUT waits the
+	// whole call timeout): four run at once, then each is judged.
+	reports := make([]*conformance.Report, len(scripts))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i, script := range scripts {
+		abs, err := filepath.Abs(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			// The default call timeout: each line that gets no reply
+			// (the catch of silent_on_empty_line.py) waits all of it,
+			// and the small lines sent here take milliseconds.
+			reports[i] = portReport(py, abs, 0, cases, text, protocol)
+		})
+	}
+	wg.Wait()
+	for i, script := range scripts {
 		name := filepath.Base(script)
 		t.Run(strings.TrimSuffix(name, ".py"), func(t *testing.T) {
-			rep := runPort(t, py, script, cases, text, protocol)
+			rep := reports[i]
 			if rep.Fatal != "" {
 				t.Fatalf("%s did not run: %s\n%s", name, rep.Fatal, reportText(rep))
 			}
