@@ -80,20 +80,13 @@ func checkReplyLine(line []byte, seq int64) error {
 	return err
 }
 
-// A Reply is what a reply line or an error line says, as [ReadReply]
-// returns it.
+// A Reply is what a line a port wrote says, as [SplitReply] returns it.
 type Reply struct {
 	Type    string // "reply" or "error"
 	Seq     string // the seq member's JSON text, "null" when it is null
 	Message string // an error line's message
 	Outcome []byte // a reply's outcome, as the port wrote it: a slice of the line
 }
-
-// ReadReply reads one line a port wrote in answer to a request numbered
-// seq, as the runner reads it: a reply with that seq and a valid outcome, or
-// an error line whose seq is null or that seq. It is one strict read of the
-// line.
-func ReadReply(line []byte, seq int64) (Reply, error) { return replyParts(line, seq) }
 
 // SplitReply reads a line a port wrote as strict JSON text and returns its
 // members without judging them (a missing member is empty; Type and Message
@@ -124,6 +117,10 @@ func SplitReply(line []byte) (Reply, error) {
 	return r, nil
 }
 
+// replyParts reads one line a port wrote in answer to the request
+// numbered seq, as the runner reads it, in one strict read: a reply with
+// that seq and a valid outcome, or an error line whose seq is null or that
+// seq.
 func replyParts(line []byte, seq int64) (Reply, error) {
 	t, err := parseTape(line)
 	if err != nil {
@@ -131,7 +128,10 @@ func replyParts(line []byte, seq int64) (Reply, error) {
 	}
 	msg := t.root()
 	want := strconv.FormatInt(seq, 10)
-	typ, _ := msg.lookup("type")
+	var typ tval
+	if msg.kind() == kObject {
+		typ, _ = msg.lookup("type")
+	}
 	switch {
 	case typ.strEqual("error"):
 		if err := objectKeys(msg, "error line", []string{"type", "seq", "message"}, nil); err != nil {
