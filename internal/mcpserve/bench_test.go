@@ -62,7 +62,7 @@ func stdioPair(b *testing.B, serve func(ctx context.Context, in io.ReadCloser, o
 	return cs
 }
 
-func httpSession(b *testing.B, h *mcp.StreamableHTTPHandler) *mcp.ClientSession {
+func httpSession(b *testing.B, h http.Handler) *mcp.ClientSession {
 	b.Helper()
 	hs := httptest.NewServer(h)
 	b.Cleanup(hs.Close)
@@ -117,7 +117,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			}},
 		{"http",
 			func(b *testing.B) *mcp.ClientSession {
-				return httpSession(b, srv.HTTPHandler().(*mcp.StreamableHTTPHandler))
+				return httpSession(b, srv.HTTPHandler())
 			},
 			func(b *testing.B) *mcp.ClientSession { return httpSession(b, minimalHTTP) }},
 	}
