@@ -599,7 +599,3 @@ func (s *session) Close() error {
 	<-s.done
 	return nil
 }
-
-// specCitation starts every case's "spec" member: a section of
-// conformance/SPEC.md, which case files name relative to their folder.
-var specCitation = "SPEC" + ".md §"
