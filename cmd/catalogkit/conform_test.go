@@ -59,7 +59,7 @@ func TestConformWrongPort(t *testing.T) {
 	}
 	for _, want := range []string{
 		"port: empty 0 (Go)\n",
-		"FAIL    discover.name.unknown: check 0: outcome differs\n",
+		"FAIL    discover.name.unknown: checks 0, 1, 2, 3, 4, 5, 6, 7, 8: outcome differs\n",
 		"    (-want +got):\n",
 		"        -   \"error\": \"TOOL_NOT_AVAILABLE_IN_FAMILY\"\n",
 		"        +   \"result\": []\n",

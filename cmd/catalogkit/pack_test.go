@@ -105,6 +105,8 @@ func TestPackCommand(t *testing.T) {
 }
 
 func TestPackCommandErrors(t *testing.T) {
+	defer func(name string) { os.Args[0] = name }(os.Args[0])
+	os.Args[0] = "catalogkit" // the name the hints give, as the user typed it
 	tests := []struct {
 		name       string
 		reason     string
