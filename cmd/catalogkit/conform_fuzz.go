@@ -128,7 +128,7 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	if dir != "" {
 		// Created as documented, even when nothing is found.
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return c.errorf3("failed to create the folder for the cases: %v", err)
+			return c.cannotRun("", "failed to create the folder for the cases: %v", err)
 		}
 	}
 	if res.Disagreements == 0 {
@@ -137,13 +137,13 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	}
 	if dir == "" && len(res.Counterexamples) > 0 {
 		if dir, err = os.MkdirTemp(".", "catalogkit-fuzz-"); err != nil {
-			return c.errorf3("failed to create a folder for the cases: %v", err)
+			return c.cannotRun("", "failed to create a folder for the cases: %v", err)
 		}
 	}
 	if len(res.Counterexamples) > 0 {
 		paths, err := fuzz.WriteCases(dir, res.Port, res.Counterexamples)
 		if err != nil {
-			return c.errorf3("failed to write the cases: %v", err)
+			return c.cannotRun("", "failed to write the cases: %v", err)
 		}
 		fmt.Fprintf(c.stdout, "wrote %d case file(s) to %s\n", len(paths), dir)
 		fmt.Fprintf(c.stdout, "re-run: %s conform --cases %s -- %s\n", shellQuote(progName()), shellQuote(dir), shellJoin(port.Command))
@@ -168,9 +168,9 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 	if err != nil {
 		hint := "give a folder of case files (*.json), or one case file, such as conform --fuzz writes"
 		if errors.Is(err, fs.ErrNotExist) {
-			return c.printErrorCode(3, hint, "--cases: %v", err)
+			return c.cannotRun(hint, "--cases: %v", err)
 		}
-		return c.printErrorCode(3, "fix the case file; conformance/case.schema.json, text.schema.json and sequence.schema.json describe the three formats", "--cases: %v", err)
+		return c.cannotRun("fix the case file; conformance/case.schema.json, text.schema.json and sequence.schema.json describe the three formats", "--cases: %v", err)
 	}
 	if runner.Run != nil {
 		suite.Select(runner.Run)
@@ -205,10 +205,10 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 		write = report.WriteJUnit
 	}
 	if err := write(c.stdout); err != nil {
-		return c.errorf3("failed to write the report: %v", err)
+		return c.cannotRun("", "failed to write the report: %v", err)
 	}
 	if report.Fatal != "" {
-		return c.printErrorCode(3, "check the command, and that the port answers the hello of "+conformance.Protocol+" (conformance/PROTOCOL.md)", "%s", report.Fatal)
+		return c.cannotRun("check the command, and that the port answers the hello of "+conformance.Protocol+" (conformance/PROTOCOL.md)", "%s", report.Fatal)
 	}
 	if !report.OK() {
 		failed, skipped, all := report.Failed, report.Skipped, len(report.Cases)
@@ -219,16 +219,6 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 			"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
 	}
 	return exitOK
-}
-
-func (c *cli) printErrorCode(code int, hint, format string, args ...any) int {
-	c.printError(hint, format, args...)
-	return code
-}
-
-// errorf3 reports that the command could not run: exit status 3.
-func (c *cli) errorf3(format string, args ...any) int {
-	return c.printErrorCode(exitCannotRun, "", format, args...)
 }
 
 // progressLine returns a progress callback that rewrites one line on
