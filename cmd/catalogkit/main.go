@@ -287,13 +287,14 @@ func (c *cli) flags(name, synopsis, example string) *flag.FlagSet {
 var (
 	flagLine    = regexp.MustCompile(`(?m)^(  )-([a-z])`)
 	flagInError = regexp.MustCompile(`(: |for |for flag )-([a-z])`)
+	flagParse   = regexp.MustCompile(`--([a-z][a-z-]*): parse error$`)
 )
 
 // flagError rewrites a parse error of fs as the docs write flags (--fuzz)
 // and says what a number or boolean flag wants instead of "parse error".
 func flagError(fs *flag.FlagSet, err error) string {
 	msg := flagInError.ReplaceAllString(err.Error(), "$1--$2")
-	m := regexp.MustCompile(`--([a-z][a-z-]*): parse error$`).FindStringSubmatch(msg)
+	m := flagParse.FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}
