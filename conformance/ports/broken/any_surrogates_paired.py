@@ -1,20 +1,12 @@
 #!/usr/bin/env python3
 # BROKEN: takes any two surrogate escapes in a row for a pair, "\ude00\ud83d" and "\ud83d\ud83d" included.
-"""A deliberately broken Python port: the real one with one behaviour changed.
 
-The conformance cases must catch it; see README.md in this directory.
-"""
-
-import os
+import re
 import sys
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import catalog_port, serve  # noqa: E402
 
-import catalog_port  # noqa: E402
-import catalogkit  # noqa: E402,F401
-
-import re  # noqa: E402
 
 _decode = catalog_port.decode
 _TWO = re.compile(rb"(?<!\\)((?:\\\\)*)\\u([dD][89a-fA-F][0-9a-fA-F]{2})\\u([dD][89a-fA-F][0-9a-fA-F]{2})")
@@ -32,5 +24,5 @@ def decode(raw):
 
 catalog_port.decode = decode
 
-if __name__ == "__main__":
-    sys.exit(catalog_port.main())
+
+serve(__name__)

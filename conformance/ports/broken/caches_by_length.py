@@ -1,20 +1,12 @@
 #!/usr/bin/env python3
 # BROKEN: caches outcomes by the length of the call line, so a later call of the same length gets an earlier call's outcome.
-"""A deliberately broken Python port: the real one with one behaviour changed.
 
-The conformance cases must catch it; see README.md in this directory.
-"""
-
-import os
+import json
 import sys
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import catalog_port, serve  # noqa: E402
 
-import catalog_port  # noqa: E402
-import catalogkit  # noqa: E402,F401
-
-import json  # noqa: E402
 
 _outcome = catalog_port.outcome
 _handle = catalog_port.Session.handle
@@ -45,5 +37,5 @@ def outcome(call):
 catalog_port.Session.handle = handle
 catalog_port.outcome = outcome
 
-if __name__ == "__main__":
-    sys.exit(catalog_port.main())
+
+serve(__name__)

@@ -1,21 +1,17 @@
 #!/usr/bin/env python3
 # BROKEN: keeps its nesting counter across lines: a refused line leaves the message it was reading counted as open, so every later line reaches the depth limit one level sooner.
-"""A deliberately broken Python port: the real one with one behaviour changed.
+#
+# Its reader counts open containers in a module-level counter that is reset
+# only when a line has been read to its end; a line refused part way leaves
+# the message object it had opened counted. Every call alone, on a fresh
+# port, is answered right: only a run of calls shows the bug, which is what
+# conform --fuzz's sequence cases are for. See README.md in this directory.
 
-Its reader counts open containers in a module-level counter that is reset
-only when a line has been read to its end; a line refused part way leaves
-the message object it had opened counted. Every call alone, on a fresh
-port, is answered right: only a run of calls shows the bug, which is what
-conform --fuzz's sequence cases are for. See README.md in this directory.
-"""
-
-import os
 import sys
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import catalog_port, serve  # noqa: E402
 
-import catalog_port  # noqa: E402
 
 _decode = catalog_port.decode
 _left_open = 0  # containers still counted from the lines refused so far
@@ -38,5 +34,4 @@ def decode(raw):
 catalog_port.decode = decode
 
 
-if __name__ == "__main__":
-    sys.exit(catalog_port.main())
+serve(__name__)

@@ -1,18 +1,11 @@
 #!/usr/bin/env python3
 # BROKEN: when a tool's family is literally "all", discover("all") lists only the tools of that family.
-"""A deliberately broken Python port: the real one with one behaviour changed.
 
-The conformance cases must catch it; see README.md in this directory.
-"""
-
-import os
 import sys
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import catalogkit, serve  # noqa: E402
 
-import catalog_port  # noqa: E402
-import catalogkit  # noqa: E402,F401
 
 def is_chosen(tool, family, name):
     return (tool.enabled
@@ -32,5 +25,5 @@ def select_tools(tools, family, name=catalogkit.ABSENT):
 catalogkit.is_chosen = is_chosen
 catalogkit.select_tools = select_tools
 
-if __name__ == "__main__":
-    sys.exit(catalog_port.main())
+
+serve(__name__)

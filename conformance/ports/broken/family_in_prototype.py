@@ -1,26 +1,11 @@
 #!/usr/bin/env python3
 # BROKEN: looks families up with `family in families` against a plain JavaScript object, so the family constructor is known (listed as []) instead of UNKNOWN_FAMILY.
-"""A deliberately broken Python port: the real one with one behaviour changed.
 
-The conformance cases must catch it; see README.md in this directory.
-"""
-
-import os
 import sys
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import catalogkit, serve, OBJECT_PROTOTYPE  # noqa: E402
 
-import catalog_port  # noqa: E402
-import catalogkit  # noqa: E402
-
-# The names every JavaScript object inherits from Object.prototype: what
-# `k in obj` also finds in an object made with {}.
-OBJECT_PROTOTYPE = frozenset((
-    "constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
-    "propertyIsEnumerable", "__proto__", "__defineGetter__", "__defineSetter__",
-    "__lookupGetter__", "__lookupSetter__",
-))
 
 _select_tools = catalogkit.select_tools
 
@@ -36,5 +21,4 @@ def select_tools(tools, family, name=catalogkit.ABSENT):
 catalogkit.select_tools = select_tools
 
 
-if __name__ == "__main__":
-    sys.exit(catalog_port.main())
+serve(__name__)

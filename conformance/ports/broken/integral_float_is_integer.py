@@ -1,18 +1,11 @@
 #!/usr/bin/env python3
 # BROKEN: reads 1.0 and 1e2 (integral value, fraction or exponent) as integers.
-"""A deliberately broken Python port: the real one with one behaviour changed.
 
-The conformance cases must catch it; see README.md in this directory.
-"""
-
-import decimal
-import os
 import sys
+import decimal
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-
-import catalog_port  # noqa: E402
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import catalog_port, serve  # noqa: E402
 
 
 def decode_float(literal):
@@ -28,5 +21,4 @@ def decode_float(literal):
 catalog_port.decode_float = decode_float
 
 
-if __name__ == "__main__":
-    sys.exit(catalog_port.main())
+serve(__name__)

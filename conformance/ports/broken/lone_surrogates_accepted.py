@@ -1,18 +1,12 @@
 #!/usr/bin/env python3
 # BROKEN: reads a lone surrogate escape ("\ud83d") as U+FFFD, as Go's encoding/json does, instead of refusing it.
-"""A deliberately broken Python port: the real one with one behaviour changed.
 
-The conformance cases must catch it; see README.md in this directory.
-"""
-
-import os
-import re
 import sys
+import re
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import catalog_port, serve  # noqa: E402
 
-import catalog_port  # noqa: E402
 
 _decode = catalog_port.decode
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -37,5 +31,5 @@ def decode(raw):
 
 catalog_port.decode = decode
 
-if __name__ == "__main__":
-    sys.exit(catalog_port.main())
+
+serve(__name__)

@@ -1,26 +1,10 @@
 #!/usr/bin/env python3
 # BROKEN: tests required keys with `name in arguments` against a plain JavaScript object, so a missing field named constructor counts as present.
-"""A deliberately broken Python port: the real one with one behaviour changed.
 
-The conformance cases must catch it; see README.md in this directory.
-"""
-
-import os
 import sys
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-
-import catalog_port  # noqa: E402
-import catalogkit  # noqa: E402
-
-# The names every JavaScript object inherits from Object.prototype: what
-# `k in obj` also finds in an object made with {}.
-OBJECT_PROTOTYPE = frozenset((
-    "constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
-    "propertyIsEnumerable", "__proto__", "__defineGetter__", "__defineSetter__",
-    "__lookupGetter__", "__lookupSetter__",
-))
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import catalogkit, serve, OBJECT_PROTOTYPE  # noqa: E402
 
 
 def check_argument_keys(tool, arguments):
@@ -38,5 +22,4 @@ def check_argument_keys(tool, arguments):
 catalogkit.check_argument_keys = check_argument_keys
 
 
-if __name__ == "__main__":
-    sys.exit(catalog_port.main())
+serve(__name__)

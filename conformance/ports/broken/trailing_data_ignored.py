@@ -1,18 +1,12 @@
 #!/usr/bin/env python3
 # BROKEN: ignores data after the message, as JSONDecoder.raw_decode does.
-"""A deliberately broken Python port: the real one with one behaviour changed.
 
-The conformance cases must catch it; see README.md in this directory.
-"""
-
-import json
-import os
 import sys
+import json
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import catalog_port, serve  # noqa: E402
 
-import catalog_port  # noqa: E402
 
 _decode = catalog_port.decode
 
@@ -30,5 +24,4 @@ def decode(raw):
 catalog_port.decode = decode
 
 
-if __name__ == "__main__":
-    sys.exit(catalog_port.main())
+serve(__name__)

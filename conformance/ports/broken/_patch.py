@@ -1,0 +1,61 @@
+"""What every deliberately broken port here shares.
+
+Each broken port is the real Python port (../python) with exactly one
+behaviour changed: it imports the real modules from here, replaces one
+function and serves the protocol as usual. The conformance cases must catch
+every one; see README.md in this directory. This file is not a port: the
+tests run every *.py here except the ones whose name starts with "_".
+"""
+
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+import catalog_port  # noqa: E402,F401
+import catalogkit  # noqa: E402,F401
+
+# The names every JavaScript object inherits from Object.prototype: what
+# `k in obj` also finds in an object made with {}.
+OBJECT_PROTOTYPE = frozenset((
+    "constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
+    "propertyIsEnumerable", "__proto__", "__defineGetter__", "__defineSetter__",
+    "__lookupGetter__", "__lookupSetter__",
+))
+
+
+def rewrite_bytes(raw, inside=None, outside=None):
+    """rewrite_bytes copies the JSON text raw, passing each byte inside a
+    string (after any backslash escape) to inside and each byte between
+    tokens to outside; each returns the bytes to write instead, or None to
+    keep the byte."""
+    out = bytearray()
+    in_string = escaped = False
+    for c in raw:
+        fn = None
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == 0x5C:
+                escaped = True
+            elif c == 0x22:
+                in_string = False
+            else:
+                fn = inside
+        elif c == 0x22:
+            in_string = True
+        else:
+            fn = outside
+        repl = fn(c) if fn else None
+        if repl is None:
+            out.append(c)
+        else:
+            out += repl
+    return bytes(out)
+
+
+def serve(name):
+    """serve runs the port when the broken port's file is run as a script."""
+    if name == "__main__":
+        sys.exit(catalog_port.main())
