@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/catalogkit/catalogkit/catalog"
 )
 
 // LineDiff is the standard-library [DiffFunc]: it writes both values as
@@ -136,7 +138,7 @@ func keyList(keys []string) string {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = appendJSONString(b, k)
+		b = catalog.AppendQuote(b, k)
 	}
 	return string(append(b, ']'))
 }
@@ -153,5 +155,5 @@ func pathKey(k string) string {
 	if plain {
 		return "." + k
 	}
-	return "[" + string(appendJSONString(nil, k)) + "]"
+	return "[" + string(catalog.AppendQuote(nil, k)) + "]"
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math/big"
 	"strings"
+
+	"github.com/catalogkit/catalogkit/catalog"
 )
 
 // The runner keeps its own small JSON tree, independent of the catalog
@@ -11,6 +13,9 @@ import (
 // matters), numbers and strings keep their literal text (so a case file's
 // "\ud83d\ude00" escape is sent to a port exactly as written and a
 // 41-digit integer is never rounded), and comparison is by JSON value.
+// Only the quoting of a string the runner itself writes (a member name, a
+// message) is catalog's [catalog.AppendQuote]: one string writer for the
+// project, checked against encoding/json in catalog's own tests.
 
 type kind uint8
 
@@ -87,7 +92,7 @@ func (n *node) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, k)
+			b = catalog.AppendQuote(b, k)
 			b = append(b, ':')
 			b = n.vals[i].appendJSON(b)
 		}
@@ -98,38 +103,8 @@ func (n *node) appendJSON(b []byte) []byte {
 
 func (n *node) String() string { return string(n.appendJSON(nil)) }
 
-// appendJSONString appends s as a JSON string with only the escapes JSON
-// requires: '"', '\\' and control characters.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
 func newString(s string) *node {
-	return &node{kind: kString, lit: string(appendJSONString(nil, s)), str: s}
+	return &node{kind: kString, lit: string(catalog.AppendQuote(nil, s)), str: s}
 }
 
 func newObject() *node { return &node{kind: kObject, keys: []string{}, vals: []*node{}} }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/catalogkit/catalogkit/catalog"
 	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
@@ -27,7 +28,7 @@ func (h hostileTarget) Call(call []byte) ([]byte, error) {
 		return nil, &TransportError{Status: Crash, Message: "port exited: " + hostile, Stderr: "first line\n" + hostile + "\n\tat frame\n"}
 	}
 	if fam, _ := c.lookup("family"); fam != nil && fam.str == "reading" {
-		return append(appendJSONString([]byte(`{"not_implemented":`), strings.ToValidUTF8(hostile, "?")), '}'), nil
+		return append(catalog.AppendQuote([]byte(`{"not_implemented":`), strings.ToValidUTF8(hostile, "?")), '}'), nil
 	}
 	if fam, _ := c.lookup("family"); fam != nil && fam.str == "nope" {
 		return []byte("{\"result\":\"raw \x1b in a string\"}"), nil // not JSON

@@ -214,7 +214,7 @@ func refusal(line []byte, why string) []byte {
 }
 
 func notImplemented(reason string) []byte {
-	return append(appendJSONString([]byte(`{"not_implemented":`), reason), '}')
+	return append(catalog.AppendQuote([]byte(`{"not_implemented":`), reason), '}')
 }
 
 func replyLine(seq string, outcome []byte) []byte {
@@ -226,5 +226,5 @@ func errorLine(seq, message string) []byte {
 	if seq == "" {
 		seq = "null"
 	}
-	return fmt.Appendf(nil, `{"type":"error","seq":%s,"message":%s}`, seq, appendJSONString(nil, message))
+	return fmt.Appendf(nil, `{"type":"error","seq":%s,"message":%s}`, seq, catalog.AppendQuote(nil, message))
 }

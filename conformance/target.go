@@ -106,7 +106,7 @@ func (g goTarget) callValue(v catalog.Value) ([]byte, error) {
 		}
 		return mutateAndRepeat(c.do, c.cat, args)
 	}
-	return append(append([]byte(`{"not_implemented":`), appendJSONString(nil, fmt.Sprintf("no op %s", op))...), '}'), nil
+	return append(append([]byte(`{"not_implemented":`), catalog.AppendQuote(nil, fmt.Sprintf("no op %s", op))...), '}'), nil
 }
 
 // goCall is one discover or validate_arguments call, its inputs decoded once.
@@ -185,9 +185,9 @@ func errorOutcome(err error) []byte {
 
 // codeOutcome returns {"error": code, "detail": detail}.
 func codeOutcome(code, detail string) []byte {
-	b := append([]byte(`{"error":`), appendJSONString(nil, code)...)
+	b := append([]byte(`{"error":`), catalog.AppendQuote(nil, code)...)
 	b = append(b, `,"detail":`...)
-	return append(appendJSONString(b, detail), '}')
+	return append(catalog.AppendQuote(b, detail), '}')
 }
 
 // mutateAndRepeat is PROTOCOL.md's mutate_and_repeat for Go results: it
