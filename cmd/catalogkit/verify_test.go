@@ -146,7 +146,7 @@ func TestVerifyCommand(t *testing.T) {
 			wantErr: []string{"public key is not a regular file (a FIFO)"}},
 		{name: "key-device", reason: "a --key that is a device (/dev/zero) is not read",
 			args: []string{"--key", os.DevNull, "--sums", sums, "--no-exec", zip}, wantCode: 3,
-			wantErr: []string{"public key is not a regular file (a device)"}},
+			wantErr: []string{"public key is not a regular file (a character device)"}},
 		{name: "key-too-large", reason: "a --key file far larger than a key is refused",
 			args: []string{"--key", bigKey, "--sums", sums, "--no-exec", zip}, wantCode: 1,
 			wantErr: []string{"larger than 4096 bytes", "[KEY_FORMAT]"}},

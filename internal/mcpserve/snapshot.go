@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/internal/regfile"
 	"github.com/catalogkit/catalogkit/internal/sign"
 )
 
@@ -185,25 +185,14 @@ func str(v catalog.Value, key string) string {
 // read to limit+1 bytes, so that the reader of its content (the JSON layer,
 // the signature parser) reports it as too large.
 func readBounded(path string, limit int64) ([]byte, error) {
-	// Stat first: opening a FIFO with no writer would block (a reload, and
-	// every reload after it, for ever).
-	if info, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !info.Mode().IsRegular() {
-		return nil, notRegular(path, info)
+	f, info, err := regfile.Open(path) // a FIFO would block a reload, and every reload after it
+	if nr, ok := regfile.AsNotRegular(err); ok && !nr.Replaced {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s): give the catalog's file itself", regfile.Kind(nr.Mode))}
 	}
-	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() { // replaced between the two looks
-		return nil, notRegular(path, info)
-	}
 	// A buffer of the file's size (and one byte to see the end) is read
 	// once, not grown by doubling.
 	buf := bytes.NewBuffer(make([]byte, 0, min(info.Size(), limit)+1))
@@ -211,22 +200,3 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-func notRegular(path string, info fs.FileInfo) error {
-	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s): give the catalog's file itself", fileKind(info.Mode()))}
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
-}

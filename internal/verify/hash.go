@@ -6,13 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/regfile"
 )
 
 // inMemory is the largest archive the hash step reads into memory, so that the
@@ -161,45 +160,18 @@ func HashFile(r io.Reader) (string, int64, error) {
 }
 
 // openRegular opens the file at name for reading only if it is a regular
-// file. It asks Stat first, so that a FIFO, a device or a directory is
-// refused without being opened (opening a FIFO for reading blocks until a
-// writer comes); then it opens with O_NONBLOCK, so that a file swapped for a
-// FIFO in between cannot block the open either, and checks with Fstat that
-// what it opened is that same regular file. what names the file in errors.
+// file, never blocking on a FIFO ([regfile.Open]); what names the file in
+// errors.
 func openRegular(name, what string) (*os.File, os.FileInfo, *archive.Error) {
-	before, err := os.Stat(name)
-	if err != nil {
-		code := archive.CodeIO
-		return nil, nil, &archive.Error{Code: code, Entry: name, Offset: -1, Detail: "cannot read " + what, Err: err}
+	f, fi, err := regfile.Open(name)
+	if nr, ok := regfile.AsNotRegular(err); ok {
+		if nr.Replaced {
+			return nil, nil, &archive.Error{Code: CodeNotFile, Entry: name, Offset: -1, Detail: what + " is not the regular file it was", Err: errors.New("replaced while it was being opened")}
+		}
+		return nil, nil, errf(CodeNotFile, name, "%s is not a regular file (%s), so it was not opened", what, regfile.Kind(nr.Mode))
 	}
-	if !before.Mode().IsRegular() {
-		return nil, nil, errf(CodeNotFile, name, "%s is not a regular file (%s), so it was not opened", what, typeName(before.Mode()))
-	}
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, nil, &archive.Error{Code: archive.CodeIO, Entry: name, Offset: -1, Detail: "cannot read " + what, Err: err}
 	}
-	after, err := f.Stat()
-	if err == nil && (!after.Mode().IsRegular() || !os.SameFile(before, after)) {
-		err = errors.New("replaced while it was being opened")
-	}
-	if err != nil {
-		f.Close()
-		return nil, nil, &archive.Error{Code: CodeNotFile, Entry: name, Offset: -1, Detail: what + " is not the regular file it was", Err: err}
-	}
-	return f, after, nil
-}
-
-func typeName(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
+	return f, fi, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/regfile"
 	"github.com/catalogkit/catalogkit/internal/zipfmt"
 )
 
@@ -57,18 +58,16 @@ func DiffFiles(pathA, pathB string, lim Limits) (*Report, error) {
 }
 
 func openFile(path string) (*os.File, int64, error) {
-	f, err := os.Open(path)
+	f, fi, err := regfile.Open(path) // never blocks on a FIFO
+	if nr, ok := regfile.AsNotRegular(err); ok {
+		detail := "not a regular file (" + regfile.Kind(nr.Mode) + ")"
+		if nr.Replaced {
+			detail = "replaced while it was being opened"
+		}
+		return nil, 0, &Error{File: path, Code: archive.CodeIO, Offset: -1, Detail: detail}
+	}
 	if err != nil {
 		return nil, 0, &Error{File: path, Code: archive.CodeIO, Offset: -1, Detail: "cannot open", Err: unwrapPath(err)}
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, &Error{File: path, Code: archive.CodeIO, Offset: -1, Detail: "cannot stat", Err: err}
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, 0, &Error{File: path, Code: archive.CodeIO, Offset: -1, Detail: "not a regular file"}
 	}
 	return f, fi.Size(), nil
 }
