@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"regexp"
 	"runtime/debug"
 	"slices"
@@ -185,9 +184,8 @@ func runConform(c *cli, args []string) int {
 // conformance.EndChildren, ends every child of this process, which has no
 // children but the port's.
 func runInterruptibly(runner *conformance.Runner, cases []*conformance.Case, textCases []*conformance.TextCase, protocolCases []*conformance.ProtocolCase, port *conformance.Port) (*conformance.Report, int) {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	ctx, stop, signalled := interruptible()
+	defer stop()
 	done := make(chan *conformance.Report, 1)
 	go func() {
 		report := runner.RunCases(cases)
@@ -211,15 +209,12 @@ func runInterruptibly(runner *conformance.Runner, cases []*conformance.Case, tex
 			conformance.EndChildren()
 		}
 		return report, 0
-	case sig := <-sigs:
+	case <-ctx.Done():
 		if port != nil {
 			port.Abort()
 			conformance.EndChildren()
 		}
-		if sig == syscall.SIGTERM {
-			return nil, 143
-		}
-		return nil, 130
+		return nil, signalled()
 	}
 }
 

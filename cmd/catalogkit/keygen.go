@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 
 	"github.com/catalogkit/catalogkit/internal/sign"
 )
@@ -57,9 +55,8 @@ func runKeygen(c *cli, args []string) int {
 	}
 	// Encrypting takes seconds of scrypt: Ctrl-C must still end the run at
 	// once. Nothing is on disk until WriteKeyPair, which is quick.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	ctx, stop, signalled := interruptible()
+	defer stop()
 	type result struct {
 		kp  *sign.KeyPair
 		err error
@@ -72,8 +69,8 @@ func runKeygen(c *cli, args []string) int {
 	var r result
 	select {
 	case r = <-done:
-	case s := <-sigs:
-		return signalStatus(s)
+	case <-ctx.Done():
+		return signalled()
 	}
 	if r.err != nil {
 		return c.cannotRun("", "failed to generate a key: %v", r.err)

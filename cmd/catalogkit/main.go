@@ -135,22 +135,21 @@ const signalGrace = 300 * time.Millisecond
 // 130 for SIGINT or 143 for SIGTERM. When main returns, the process exits
 // and the blocked goroutine with it.
 func (c *cli) runInterruptible(cmd command, args []string) int {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	ctx, stop, signalled := interruptible()
+	defer stop()
 	done := make(chan int, 1)
 	go func() { done <- c.runRecovered(cmd, args) }()
 	select {
 	case code := <-done:
 		return code
-	case sig := <-sigs:
+	case <-ctx.Done():
 		select {
 		case <-done: // finished (a write in progress, say) within the grace
 		case <-time.After(signalGrace):
 		}
 		c.runCleanups()
-		fmt.Fprintf(c.stderr, "catalogkit: %s: stopped by %s\n", cmd.name, signalName(sig))
-		return signalStatus(sig)
+		fmt.Fprintf(c.stderr, "catalogkit: %s: stopped by %s\n", cmd.name, signalName(signalled()))
+		return signalled()
 	}
 }
 
@@ -180,8 +179,8 @@ func (c *cli) runCleanups() {
 	}
 }
 
-// interruptible is the one signal handler of a command that stops on its
-// own: it returns a context cancelled by SIGINT or SIGTERM, the function
+// interruptible is the one handler of SIGINT and SIGTERM, for main's
+// runInterruptible and for every command that stops on its own: it returns a context cancelled by SIGINT or SIGTERM, the function
 // that stops listening, and one that returns the exit status for the
 // signal received (signalStatus: 130 for SIGINT, 143 for SIGTERM), or 0 if
 // none came.
@@ -216,8 +215,9 @@ func signalStatus(sig os.Signal) int {
 	return 128 + int(syscall.SIGINT)
 }
 
-func signalName(sig os.Signal) string {
-	if sig == syscall.SIGTERM {
+// signalName names the signal of an exit status from signalStatus.
+func signalName(status int) string {
+	if status == 128+int(syscall.SIGTERM) {
 		return "SIGTERM"
 	}
 	return "SIGINT"
