@@ -79,10 +79,10 @@ func NewReader(r io.ReaderAt, size int64, lim Limits) (*Reader, error) {
 	if zipfmt.LE32(end[0:]) != zipfmt.SigEnd {
 		return nil, diagnoseEnd(r, size)
 	}
-	disk, cdDisk := zipfmt.LE16(end[4:]), zipfmt.LE16(end[6:])
-	nDisk, n := zipfmt.LE16(end[8:]), zipfmt.LE16(end[10:])
-	cdSize, cdOff := int64(zipfmt.LE32(end[12:])), int64(zipfmt.LE32(end[16:]))
-	commentLen := zipfmt.LE16(end[20:])
+	er := zipfmt.DecodeEnd(end[:])
+	disk, cdDisk, nDisk, n := er.Disk, er.CentralDisk, er.DiskEntries, er.Entries
+	cdSize, cdOff := int64(er.CentralSize), int64(er.CentralAt)
+	commentLen := er.CommentLen
 	endOff := size - zipfmt.EndLen
 	switch {
 	case commentLen != 0:
@@ -167,7 +167,7 @@ func diagnoseEnd(r io.ReaderAt, size int64) error {
 			continue
 		}
 		off := start + int64(i)
-		commentLen := int64(zipfmt.LE16(buf[i+20:]))
+		commentLen := int64(zipfmt.DecodeEnd(buf[i:]).CommentLen)
 		if commentLen > 0 && off+zipfmt.EndLen+commentLen == size {
 			return errAt(CodeComment, "", off, "archive has a %d-byte comment", commentLen)
 		}
@@ -192,7 +192,8 @@ func readCentral(cd *bufio.Reader, off, cdEnd int64) (*Entry, error) {
 	if zipfmt.LE32(h[0:]) != zipfmt.SigCentral {
 		return nil, errAt(CodeNotZip, "", off, "bad central directory signature %#08x", zipfmt.LE32(h[0:]))
 	}
-	nameLen, extraLen, commentLen := int(zipfmt.LE16(h[28:])), int(zipfmt.LE16(h[30:])), int(zipfmt.LE16(h[32:]))
+	ch, lens := zipfmt.DecodeCentral(h[:])
+	nameLen, extraLen, commentLen := lens.Name, lens.Extra, lens.Comment
 	if nameLen > MaxNameLen {
 		return nil, errAt(CodeNameTooLong, "", off, "name of %d bytes, limit is %d", nameLen, MaxNameLen)
 	}
@@ -205,14 +206,14 @@ func readCentral(cd *bufio.Reader, off, cdEnd int64) (*Entry, error) {
 	}
 	e := &Entry{
 		Name:   string(name),
-		MadeBy: zipfmt.LE16(h[4:]),
-		Flags:  zipfmt.LE16(h[8:]),
-		Method: zipfmt.LE16(h[10:]),
-		CRC32:  zipfmt.LE32(h[16:]),
-		CSize:  uint64(zipfmt.LE32(h[20:])),
-		USize:  uint64(zipfmt.LE32(h[24:])),
-		Attrs:  zipfmt.LE32(h[38:]),
-		Offset: int64(zipfmt.LE32(h[42:])),
+		MadeBy: ch.CreatorVersion,
+		Flags:  ch.Flags,
+		Method: ch.Method,
+		CRC32:  ch.CRC32,
+		CSize:  uint64(ch.CompressedSize),
+		USize:  uint64(ch.Size),
+		Attrs:  ch.ExternalAttrs,
+		Offset: int64(ch.Offset),
 	}
 	switch {
 	case extraLen != 0:
@@ -225,10 +226,10 @@ func readCentral(cd *bufio.Reader, off, cdEnd int64) (*Entry, error) {
 	case e.CSize == 0xffffffff || e.USize == 0xffffffff || e.Offset == 0xffffffff:
 		return nil, errAt(CodeZip64, e.Name, off, "sizes or offset deferred to zip64")
 	}
-	if err := checkFixed(e, zipfmt.LE16(h[6:]), zipfmt.LE16(h[12:]), zipfmt.LE16(h[14:]), off, "central record"); err != nil {
+	if err := checkFixed(e, ch.ReaderVersion, ch.ModTime, ch.ModDate, off, "central record"); err != nil {
 		return nil, err
 	}
-	if disk, internal := zipfmt.LE16(h[34:]), zipfmt.LE16(h[36:]); disk != 0 || internal != 0 {
+	if disk, internal := ch.DiskStart, ch.InternalAttrs; disk != 0 || internal != 0 {
 		return nil, errAt(CodeAttributes, e.Name, off, "disk number %d, internal attributes %#x", disk, internal)
 	}
 	if e.MadeBy != CreatorVersion {
@@ -277,15 +278,16 @@ func checkLocal(r io.ReaderAt, e *Entry, cdOff int64) error {
 	if zipfmt.LE32(h[0:]) != zipfmt.SigLocal {
 		return errAt(CodeHeaderMismatch, e.Name, e.Offset, "no local header signature where the central record points")
 	}
+	lh, lens := zipfmt.DecodeLocal(h[:])
 	l := Entry{
 		Name:   e.Name,
-		Flags:  zipfmt.LE16(h[6:]),
-		Method: zipfmt.LE16(h[8:]),
-		CRC32:  zipfmt.LE32(h[14:]),
-		CSize:  uint64(zipfmt.LE32(h[18:])),
-		USize:  uint64(zipfmt.LE32(h[22:])),
+		Flags:  lh.Flags,
+		Method: lh.Method,
+		CRC32:  lh.CRC32,
+		CSize:  uint64(lh.CompressedSize),
+		USize:  uint64(lh.Size),
 	}
-	nameLen, extraLen := int64(zipfmt.LE16(h[26:])), int64(zipfmt.LE16(h[28:]))
+	nameLen, extraLen := int64(lens.Name), int64(lens.Extra)
 	if e.Offset+zipfmt.LocalLen+nameLen+extraLen > cdOff {
 		return errAt(CodeTruncated, e.Name, e.Offset, "local header runs into the central directory")
 	}
@@ -296,7 +298,7 @@ func checkLocal(r io.ReaderAt, e *Entry, cdOff int64) error {
 		}
 		return errAt(CodeExtraField, e.Name, e.Offset, "local header has %d bytes of extra fields", extraLen)
 	}
-	if err := checkFixed(&l, zipfmt.LE16(h[4:]), zipfmt.LE16(h[10:]), zipfmt.LE16(h[12:]), e.Offset, "local header"); err != nil {
+	if err := checkFixed(&l, lh.ReaderVersion, lh.ModTime, lh.ModDate, e.Offset, "local header"); err != nil {
 		return err
 	}
 	name := make([]byte, nameLen)

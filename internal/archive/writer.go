@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -186,49 +185,24 @@ func (z *zipWriter) write(b []byte) {
 	z.err = err
 }
 
-// header appends the fields that the local header and the central record
-// share, from "version needed" to the name length.
-func header(b []byte, name string, e *entry) []byte {
-	b = binary.LittleEndian.AppendUint16(b, ReaderVersion)
-	b = binary.LittleEndian.AppendUint16(b, Flags)
-	b = binary.LittleEndian.AppendUint16(b, e.method)
-	b = binary.LittleEndian.AppendUint16(b, DOSTime)
-	b = binary.LittleEndian.AppendUint16(b, DOSDate)
-	b = binary.LittleEndian.AppendUint32(b, e.crc)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(e.data)))
-	b = binary.LittleEndian.AppendUint32(b, uint32(e.Size))
-	return binary.LittleEndian.AppendUint16(b, uint16(len(name)))
-}
-
 func (z *zipWriter) add(name string, e *entry) {
-	offset := uint32(z.n)
-	local := binary.LittleEndian.AppendUint32(make([]byte, 0, zipfmt.LocalLen+len(name)), zipfmt.SigLocal)
-	local = header(local, name, e)
-	local = binary.LittleEndian.AppendUint16(local, 0) // extra length
-	z.write(append(local, name...))
+	h := zipfmt.Header{
+		CreatorVersion: CreatorVersion, ReaderVersion: ReaderVersion, Flags: Flags, Method: e.method,
+		ModTime: DOSTime, ModDate: DOSDate, CRC32: e.crc, CompressedSize: uint32(len(e.data)), Size: uint32(e.Size),
+		Name: name, ExternalAttrs: ExternalAttrs(e.Mode), Offset: uint32(z.n),
+	}
+	z.write(zipfmt.AppendLocal(make([]byte, 0, zipfmt.LocalLen+len(name)), h))
 	z.write(e.data)
-
-	c := binary.LittleEndian.AppendUint32(z.central, zipfmt.SigCentral)
-	c = binary.LittleEndian.AppendUint16(c, CreatorVersion)
-	c = header(c, name, e)
-	c = append(c, 0, 0, 0, 0, 0, 0, 0, 0) // extra and comment lengths, disk, internal attributes
-	c = binary.LittleEndian.AppendUint32(c, ExternalAttrs(e.Mode))
-	c = binary.LittleEndian.AppendUint32(c, offset)
-	z.central = append(c, name...)
+	z.central = zipfmt.AppendCentral(z.central, h)
 	z.count++
 }
 
 func (z *zipWriter) finish() {
 	offset := uint32(z.n)
 	z.write(z.central)
-	end := binary.LittleEndian.AppendUint32(make([]byte, 0, zipfmt.EndLen), zipfmt.SigEnd)
-	end = append(end, 0, 0, 0, 0) // disk numbers
-	end = binary.LittleEndian.AppendUint16(end, uint16(z.count))
-	end = binary.LittleEndian.AppendUint16(end, uint16(z.count))
-	end = binary.LittleEndian.AppendUint32(end, uint32(len(z.central)))
-	end = binary.LittleEndian.AppendUint32(end, offset)
-	end = binary.LittleEndian.AppendUint16(end, 0) // comment length
-	z.write(end)
+	z.write(zipfmt.AppendEnd(make([]byte, 0, zipfmt.EndLen), zipfmt.End{
+		DiskEntries: uint16(z.count), Entries: uint16(z.count), CentralSize: uint32(len(z.central)), CentralAt: offset,
+	}, ""))
 }
 
 // readAll reads, hashes and compresses files (sorted) on up to concurrency

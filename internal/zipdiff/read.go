@@ -1,7 +1,6 @@
 package zipdiff
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -58,24 +57,7 @@ var DefaultLimits = Limits{
 }
 
 // Header holds the fields of one header, central or local, as stored.
-type Header struct {
-	CreatorVersion uint16 // central only
-	ReaderVersion  uint16
-	Flags          uint16
-	Method         uint16
-	ModTime        uint16
-	ModDate        uint16
-	CRC32          uint32
-	CompressedSize uint32
-	Size           uint32
-	Name           string
-	Extra          []byte
-	Comment        string // central only
-	DiskStart      uint16 // central only: the disk the entry starts on
-	InternalAttrs  uint16 // central only
-	ExternalAttrs  uint32 // central only
-	Offset         uint32 // central only: the local header's offset
-}
+type Header = zipfmt.Header
 
 // A Descriptor is the data descriptor that follows an entry's data when
 // bit 3 of its flags is set.
@@ -171,8 +153,8 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 	}
 	endRel := -1
 	for i := len(tail) - zipfmt.EndLen; i >= 0; i-- {
-		if binary.LittleEndian.Uint32(tail[i:]) == zipfmt.SigEnd &&
-			i+zipfmt.EndLen+int(binary.LittleEndian.Uint16(tail[i+20:])) == len(tail) {
+		if zipfmt.LE32(tail[i:]) == zipfmt.SigEnd &&
+			i+zipfmt.EndLen+int(zipfmt.LE16(tail[i+20:])) == len(tail) {
 			endRel = i
 			break
 		}
@@ -184,16 +166,16 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 		return fail(archive.CodeNotZip, -1, "no end of central directory record: not a ZIP archive, or truncated at the end")
 	}
 	a := &Archive{Name: name, Size: size, EndAt: size - tailLen + int64(endRel), r: r, lim: lim, read: readBudget(size), left: lim.MaxTotalSize}
-	end := tail[endRel:]
-	a.DiskNumbers = [2]uint16{zipfmt.LE16(end[4:]), zipfmt.LE16(end[6:])}
-	a.EntriesOnDisk = zipfmt.LE16(end[8:])
-	count := int(zipfmt.LE16(end[10:]))
-	a.CentralSize = int64(zipfmt.LE32(end[12:]))
-	a.CentralAt = int64(zipfmt.LE32(end[16:]))
-	a.Comment = string(end[zipfmt.EndLen:])
+	end := zipfmt.DecodeEnd(tail[endRel:])
+	a.DiskNumbers = [2]uint16{end.Disk, end.CentralDisk}
+	a.EntriesOnDisk = end.DiskEntries
+	count := int(end.Entries)
+	a.CentralSize = int64(end.CentralSize)
+	a.CentralAt = int64(end.CentralAt)
+	a.Comment = string(tail[endRel+zipfmt.EndLen:])
 	if a.EndAt >= 20 {
 		var loc [4]byte
-		if _, err := r.ReadAt(loc[:], a.EndAt-20); err == nil && binary.LittleEndian.Uint32(loc[:]) == zipfmt.SigZip64Locator {
+		if _, err := r.ReadAt(loc[:], a.EndAt-20); err == nil && zipfmt.LE32(loc[:]) == zipfmt.SigZip64Locator {
 			return fail(archive.CodeZip64, a.EndAt-20, "a ZIP64 archive (catalogkit never writes ZIP64)")
 		}
 	}
@@ -223,22 +205,17 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 			return fail(archive.CodeNotZip, at, "central directory record %d is missing or has a bad signature", i)
 		}
 		rec := cd[pos:]
-		h := Header{
-			CreatorVersion: zipfmt.LE16(rec[4:]), ReaderVersion: zipfmt.LE16(rec[6:]), Flags: zipfmt.LE16(rec[8:]), Method: zipfmt.LE16(rec[10:]),
-			ModTime: zipfmt.LE16(rec[12:]), ModDate: zipfmt.LE16(rec[14:]), CRC32: zipfmt.LE32(rec[16:]), CompressedSize: zipfmt.LE32(rec[20:]),
-			Size: zipfmt.LE32(rec[24:]), DiskStart: zipfmt.LE16(rec[34:]), InternalAttrs: zipfmt.LE16(rec[36:]), ExternalAttrs: zipfmt.LE32(rec[38:]),
-			Offset: zipfmt.LE32(rec[42:]),
-		}
-		n, m, k := int(zipfmt.LE16(rec[28:])), int(zipfmt.LE16(rec[30:])), int(zipfmt.LE16(rec[32:]))
-		if zipfmt.CentralLen+n+m+k > len(rec) {
+		h, l := zipfmt.DecodeCentral(rec)
+		if zipfmt.CentralLen+l.Total() > len(rec) {
 			return fail(archive.CodeTruncated, at, "central directory record %d runs past the central directory", i)
 		}
-		h.Name = string(rec[zipfmt.CentralLen : zipfmt.CentralLen+n])
-		if m > 0 {
-			h.Extra = append([]byte(nil), rec[zipfmt.CentralLen+n:zipfmt.CentralLen+n+m]...)
+		v := rec[zipfmt.CentralLen:]
+		h.Name = string(v[:l.Name])
+		if l.Extra > 0 {
+			h.Extra = append([]byte(nil), v[l.Name:l.Name+l.Extra]...)
 		}
-		h.Comment = string(rec[zipfmt.CentralLen+n+m : zipfmt.CentralLen+n+m+k])
-		pos += zipfmt.CentralLen + n + m + k
+		h.Comment = string(v[l.Name+l.Extra : l.Total()])
+		pos += zipfmt.CentralLen + l.Total()
 		if h.CompressedSize == 0xffffffff || h.Size == 0xffffffff || h.Offset == 0xffffffff {
 			return fail(archive.CodeZip64, at, "entry %d %s uses ZIP64 sizes", i, quote(h.Name))
 		}
@@ -277,15 +254,16 @@ func Read(name string, r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 // taken for one.
 func trailingEnd(r io.ReaderAt, tail []byte, base int64) (int64, int64) {
 	for i := len(tail) - zipfmt.EndLen; i >= 0; i-- {
-		if binary.LittleEndian.Uint32(tail[i:]) != zipfmt.SigEnd {
+		if zipfmt.LE32(tail[i:]) != zipfmt.SigEnd {
 			continue
 		}
-		rest := len(tail) - (i + zipfmt.EndLen + int(zipfmt.LE16(tail[i+20:])))
+		end := zipfmt.DecodeEnd(tail[i:])
+		rest := len(tail) - (i + zipfmt.EndLen + int(end.CommentLen))
 		if rest <= 0 {
 			continue
 		}
 		at := base + int64(i)
-		count, cdSize, cdAt := zipfmt.LE16(tail[i+10:]), int64(zipfmt.LE32(tail[i+12:])), int64(zipfmt.LE32(tail[i+16:]))
+		count, cdSize, cdAt := end.Entries, int64(end.CentralSize), int64(end.CentralAt)
 		if cdAt+cdSize > at || int64(count)*zipfmt.CentralLen > cdSize {
 			continue
 		}
@@ -329,11 +307,8 @@ func (lr *localReader) read(name string, r io.ReaderAt, a *Archive, e *Entry, pr
 		if zipfmt.LE32(fixed[:]) != zipfmt.SigLocal {
 			return fail(archive.CodeHeaderMismatch, at, "entry %d %s: no local header signature at its offset", i, quote(h.Name))
 		}
-		l := Header{
-			ReaderVersion: zipfmt.LE16(fixed[4:]), Flags: zipfmt.LE16(fixed[6:]), Method: zipfmt.LE16(fixed[8:]), ModTime: zipfmt.LE16(fixed[10:]),
-			ModDate: zipfmt.LE16(fixed[12:]), CRC32: zipfmt.LE32(fixed[14:]), CompressedSize: zipfmt.LE32(fixed[18:]), Size: zipfmt.LE32(fixed[22:]),
-		}
-		n, m := int64(zipfmt.LE16(fixed[26:])), int64(zipfmt.LE16(fixed[28:]))
+		l, lens := zipfmt.DecodeLocal(fixed[:])
+		n, m := int64(lens.Name), int64(lens.Extra)
 		e.DataAt = at + zipfmt.LocalLen + n + m
 		if e.DataAt > a.CentralAt {
 			return fail(archive.CodeOverlap, at, "entry %d %s: its local header runs into the central directory", i, quote(h.Name))
