@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/internal/atomicfile"
 )
 
 // A counterexample is written as a case file of the suite's format
@@ -199,33 +200,12 @@ func WriteCases(dir string, port PortInfo, cxs []*Counterexample) ([]string, err
 			id = TextID(id)
 		}
 		path := filepath.Join(dir, id+".json")
-		if err := writeFile(path, data); err != nil {
+		if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
 	}
 	return paths, nil
-}
-
-func writeFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // A Suite is a folder of case files: contract cases

@@ -38,6 +38,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/catalogkit/catalogkit/internal/atomicfile"
 )
 
 const (
@@ -88,7 +90,7 @@ func run(args []string, stderr io.Writer, now func() time.Time) int {
 		fmt.Fprintf(stderr, "benchtable: error: %s: %v\n", *readme, err)
 		return 1
 	}
-	if err := writeAtomic(*readme, out); err != nil {
+	if err := writeREADME(*readme, out); err != nil {
 		fmt.Fprintf(stderr, "benchtable: error: %v\n", err)
 		return 1
 	}
@@ -313,27 +315,13 @@ func loadavg() string {
 	return strings.Join(f[:3], " ")
 }
 
-// writeAtomic writes a file through a temporary file renamed into place.
-func writeAtomic(name string, data []byte) error {
+
+// writeREADME replaces the README at name with data, atomically and with
+// the mode it had.
+func writeREADME(name string, data []byte) error {
 	info, err := os.Stat(name)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".benchtable-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return atomicfile.WriteFile(name, data, info.Mode().Perm())
 }
