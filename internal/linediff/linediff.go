@@ -1,6 +1,7 @@
-// Package linediff shows how two texts differ, line by line, in unified-diff
-// hunks: the diff behind a stale record (package records) and behind a text
-// entry that differs between two archives (package zipdiff).
+// Package linediff shows how two texts differ, line by line: in
+// unified-diff hunks, the diff behind a stale record (package records) and
+// behind a text entry that differs between two archives (package zipdiff);
+// in full, the diff of a failed conformance check (package conformance).
 package linediff
 
 import (
@@ -90,6 +91,21 @@ func writeHunk(b *strings.Builder, ops []diffOp, lo, hi int) {
 			b.WriteString("\\ No newline at end of file\n")
 		}
 	}
+}
+
+// Full returns every line of a and b in the order of a shortest edit
+// script, each marked and ended with a newline: "  " for a line of both, "- "
+// for a line only in a, "+ " for a line only in b. The lines carry no
+// newline of their own.
+func Full(a, b []string) string {
+	var out strings.Builder
+	for _, op := range diffLines(a, b) {
+		out.WriteByte(op.kind)
+		out.WriteByte(' ')
+		out.WriteString(op.line)
+		out.WriteByte('\n')
+	}
+	return out.String()
 }
 
 // splitLines splits s after each newline; the last line has none if s does

@@ -108,3 +108,37 @@ func TestUnifiedLarge(t *testing.T) {
 		t.Errorf("diff starts %q", d[:40])
 	}
 }
+
+func TestFull(t *testing.T) {
+	for _, tt := range []struct {
+		a, b []string
+		want, reason string
+	}{
+		{[]string{"x", "y"}, []string{"x", "y"}, "  x\n  y\n", "equal: every line kept"},
+		{[]string{"{", `"a": 1`, "}"}, []string{"{", `"a": 2`, "}"}, "  {\n- \"a\": 1\n+ \"a\": 2\n  }\n", "a changed line: removal before addition"},
+		{nil, []string{"new"}, "+ new\n", "only added"},
+		{[]string{"old"}, nil, "- old\n", "only removed"},
+	} {
+		if got := Full(tt.a, tt.b); got != tt.want {
+			t.Errorf("Full(%q, %q) = %q, want %q (%s)", tt.a, tt.b, got, tt.want, tt.reason)
+		}
+	}
+}
+
+// TestFullBounded: a reply of a million lines against a want of a hundred
+// costs no 100-million-cell table: past maxDiffCells the middle is shown
+// as removed, then added.
+func TestFullBounded(t *testing.T) {
+	a := make([]string, 100)
+	b := make([]string, 1_000_000)
+	for i := range a {
+		a[i] = "want"
+	}
+	for i := range b {
+		b[i] = "got"
+	}
+	got := Full(a, b)
+	if want := len(a)*len("- want\n") + len(b)*len("+ got\n"); len(got) != want || !strings.HasPrefix(got, "- want\n") {
+		t.Errorf("Full of 100 and 1,000,000 lines: %d bytes starting %q, want %d bytes of removals then additions", len(got), got[:min(len(got), 20)], want)
+	}
+}
