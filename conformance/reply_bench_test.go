@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/catalogkit/catalogkit/catalog"
 )
 
 // replyShapes are the shapes of reply that cost most per byte, 8 MiB each.
@@ -41,7 +43,8 @@ func replyShapes() []struct {
 // BenchmarkReply measures what the runner allocates to check one reply line
 // and judge its outcome (decodeReply, then judge), in bytes per byte of the
 // line, for each costly shape; beside it, as anchors, a tree of the runner's
-// own nodes (what it built before) and encoding/json decoding into any.
+// own nodes (what it built before), catalog.ParseJSON, and encoding/json
+// decoding into any.
 func BenchmarkReply(b *testing.B) {
 	cases, err := Cases()
 	if err != nil {
@@ -60,7 +63,20 @@ func BenchmarkReply(b *testing.B) {
 				}
 				(&Runner{}).judge(chk.expect, &CheckResult{}, out, LineDiff)
 			}},
+			{"tape", func(line []byte) {
+				if _, err := parseTape(line); err != nil {
+					b.Fatal(err)
+				}
+			}},
 			{"tree", func(line []byte) { parseJSON(line) }},
+			// catalog's strict reader, the one the issue of one JSON
+			// reader proposed for replies: it keeps a copy of the line
+			// and an 8-byte node a value, where the tape keeps 4.
+			{"catalog-parsejson", func(line []byte) {
+				if _, err := catalog.ParseJSON(line); err != nil {
+					b.Fatal(err)
+				}
+			}},
 			{"encoding-json", func(line []byte) {
 				var v any
 				json.Unmarshal(line, &v)
