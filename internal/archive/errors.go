@@ -87,16 +87,31 @@ const CodeIO Code = "io"
 
 // An Error is one problem: a stable [Code], the offending entry (an archive
 // name, a tree path or a manifest path) when there is one, and the byte
-// offset in the archive when it is known (-1 otherwise).
+// offset in the archive when it is known (-1 otherwise). It is the error of
+// every reader of release bytes: the strict reader here, verify, and
+// package zipdiff, which names in File which of its two archives it is
+// about.
 type Error struct {
 	Code   Code
 	Entry  string
 	Offset int64
 	Detail string // lowercase, human-readable; not part of the API
 	Err    error  // underlying cause, if any
+	File   string // the archive file, when the caller reads more than one (diff)
 }
 
 func (e *Error) Error() string {
+	if e.File != "" {
+		// diff's form: the file and the code first, for a reader comparing two.
+		s := fmt.Sprintf("%s: %s: %s", e.File, e.Code, e.Detail)
+		if e.Offset >= 0 {
+			s += fmt.Sprintf(" (at byte offset %d)", e.Offset)
+		}
+		if e.Err != nil {
+			s += ": " + e.Err.Error()
+		}
+		return s
+	}
 	msg := e.Detail
 	if e.Entry != "" {
 		msg = fmt.Sprintf("%q: %s", e.Entry, msg)
@@ -121,10 +136,11 @@ func (e *Error) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(struct {
 		Code    Code   `json:"code"`
+		File    string `json:"file,omitempty"`
 		Entry   string `json:"entry,omitempty"`
 		Offset  *int64 `json:"offset,omitempty"`
 		Message string `json:"message"`
-	}{e.Code, e.Entry, off, e.Error()})
+	}{e.Code, e.File, e.Entry, off, e.Error()})
 }
 
 // Errorf returns an *Error with no offset.

@@ -15,28 +15,10 @@ import (
 // archive's, which has one code for each condition of the format.
 type Code = archive.Code
 
-// Error is an archive that could not be read: its file, the code, and the
-// byte offset in the file where the problem was found (-1 if none).
-type Error struct {
-	File   string
-	Code   Code
-	Offset int64
-	Detail string
-	Err    error
-}
-
-func (e *Error) Error() string {
-	s := fmt.Sprintf("%s: %s: %s", e.File, e.Code, e.Detail)
-	if e.Offset >= 0 {
-		s += fmt.Sprintf(" (at byte offset %d)", e.Offset)
-	}
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// Error is an archive that could not be read: package archive's error,
+// with File saying which of the two archives, the code, and the byte offset
+// in that file where the problem was found (-1 if none).
+type Error = archive.Error
 
 // Limits bound what reading an archive may cost.
 type Limits struct {
