@@ -91,39 +91,41 @@ func DecodeLocal(b []byte) (Header, Lens) {
 // AppendLocal appends h as a local file header: signature, fixed part, name
 // and extra field.
 func AppendLocal(b []byte, h Header) []byte {
-	b = binary.LittleEndian.AppendUint32(b, SigLocal)
-	b = appendShared(b, h)
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(h.Extra)))
+	b = appendShared(le32(b, SigLocal), h)
+	b = le16(b, uint16(len(h.Extra)))
 	return append(append(b, h.Name...), h.Extra...)
 }
 
 // AppendCentral appends h as a central directory record: signature, fixed
 // part, name, extra field and comment.
 func AppendCentral(b []byte, h Header) []byte {
-	b = binary.LittleEndian.AppendUint32(b, SigCentral)
-	b = binary.LittleEndian.AppendUint16(b, h.CreatorVersion)
-	b = appendShared(b, h)
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(h.Extra)))
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(h.Comment)))
-	b = binary.LittleEndian.AppendUint16(b, h.DiskStart)
-	b = binary.LittleEndian.AppendUint16(b, h.InternalAttrs)
-	b = binary.LittleEndian.AppendUint32(b, h.ExternalAttrs)
-	b = binary.LittleEndian.AppendUint32(b, h.Offset)
+	b = appendShared(le16(le32(b, SigCentral), h.CreatorVersion), h)
+	b = le16(b, uint16(len(h.Extra)), uint16(len(h.Comment)), h.DiskStart, h.InternalAttrs)
+	b = le32(b, h.ExternalAttrs, h.Offset)
 	return append(append(append(b, h.Name...), h.Extra...), h.Comment...)
 }
 
 // appendShared appends the fields that a local header and a central record
 // share, from "version needed" to the name's length.
 func appendShared(b []byte, h Header) []byte {
-	b = binary.LittleEndian.AppendUint16(b, h.ReaderVersion)
-	b = binary.LittleEndian.AppendUint16(b, h.Flags)
-	b = binary.LittleEndian.AppendUint16(b, h.Method)
-	b = binary.LittleEndian.AppendUint16(b, h.ModTime)
-	b = binary.LittleEndian.AppendUint16(b, h.ModDate)
-	b = binary.LittleEndian.AppendUint32(b, h.CRC32)
-	b = binary.LittleEndian.AppendUint32(b, h.CompressedSize)
-	b = binary.LittleEndian.AppendUint32(b, h.Size)
-	return binary.LittleEndian.AppendUint16(b, uint16(len(h.Name)))
+	b = le16(b, h.ReaderVersion, h.Flags, h.Method, h.ModTime, h.ModDate)
+	b = le32(b, h.CRC32, h.CompressedSize, h.Size)
+	return le16(b, uint16(len(h.Name)))
+}
+
+// le16 and le32 append little-endian fields.
+func le16(b []byte, vs ...uint16) []byte {
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint16(b, v)
+	}
+	return b
+}
+
+func le32(b []byte, vs ...uint32) []byte {
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	return b
 }
 
 // An End is the end of central directory record's fixed part.
@@ -150,13 +152,8 @@ func DecodeEnd(b []byte) End {
 // AppendEnd appends e as an end record with its signature, and comment as
 // the archive comment (whose length it writes in place of e.CommentLen).
 func AppendEnd(b []byte, e End, comment string) []byte {
-	b = binary.LittleEndian.AppendUint32(b, SigEnd)
-	b = binary.LittleEndian.AppendUint16(b, e.Disk)
-	b = binary.LittleEndian.AppendUint16(b, e.CentralDisk)
-	b = binary.LittleEndian.AppendUint16(b, e.DiskEntries)
-	b = binary.LittleEndian.AppendUint16(b, e.Entries)
-	b = binary.LittleEndian.AppendUint32(b, e.CentralSize)
-	b = binary.LittleEndian.AppendUint32(b, e.CentralAt)
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(comment)))
+	b = le16(le32(b, SigEnd), e.Disk, e.CentralDisk, e.DiskEntries, e.Entries)
+	b = le32(b, e.CentralSize, e.CentralAt)
+	b = le16(b, uint16(len(comment)))
 	return append(b, comment...)
 }
