@@ -14,27 +14,7 @@ import (
 // nesting over the limit), or writes what it must accept (nesting at the
 // limit, a huge number literal).
 func (g *gen) textMutation(call *node) {
-	var objects, strs []*node
-	var walk func(n *node)
-	walk = func(n *node) {
-		switch n.kind {
-		case kObject:
-			if len(n.keys) > 0 {
-				objects = append(objects, n)
-			}
-			for i := range n.keys {
-				strs = append(strs, n.keys[i])
-				walk(n.vals[i])
-			}
-		case kArray:
-			for _, it := range n.items {
-				walk(it)
-			}
-		case kString:
-			strs = append(strs, n)
-		}
-	}
-	walk(call)
+	objects, strs := collect(call)
 	inner := call
 	if c := call.get("call"); c != nil {
 		inner = c
@@ -112,24 +92,7 @@ func (g *gen) grammarBreak(call *node, k int) {
 	}
 	switch b.kind {
 	case "string":
-		var strs []*node
-		var walk func(n *node)
-		walk = func(n *node) {
-			switch n.kind {
-			case kObject:
-				for i := range n.keys {
-					strs = append(strs, n.keys[i])
-					walk(n.vals[i])
-				}
-			case kArray:
-				for _, it := range n.items {
-					walk(it)
-				}
-			case kString:
-				strs = append(strs, n)
-			}
-		}
-		walk(inner)
+		_, strs := collect(inner)
 		s := strs[g.n(len(strs))]
 		s.units = insert(g, s.us(), b.text)
 	case "white space":
@@ -247,4 +210,30 @@ func (m *lineMutation) build(call []byte, seq int64) []byte {
 		b = append(b, m.suffix...)
 	}
 	return b
+}
+
+// collect returns the non-empty objects under n and its strings, object
+// keys included, in document order.
+func collect(n *node) (objects, strs []*node) {
+	var walk func(n *node)
+	walk = func(n *node) {
+		switch n.kind {
+		case kObject:
+			if len(n.keys) > 0 {
+				objects = append(objects, n)
+			}
+			for i := range n.keys {
+				strs = append(strs, n.keys[i])
+				walk(n.vals[i])
+			}
+		case kArray:
+			for _, it := range n.items {
+				walk(it)
+			}
+		case kString:
+			strs = append(strs, n)
+		}
+	}
+	walk(n)
+	return objects, strs
 }

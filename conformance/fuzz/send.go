@@ -70,7 +70,12 @@ func start(p pipeliner, index int, s sample, call []byte) *flight {
 }
 
 // finish reads the reply of a flight (and of its probe).
-func (f *flight) finish(p pipeliner) outcome {
+func (f *flight) finish(p pipeliner) outcome { return f.receive(p, f.s.corner != nil) }
+
+// receive reads the reply to f.seq, then the probe's; keepSeq keeps the
+// reply's seq in the outcome, for a line whose seq the caller judges (the
+// transport checked every other).
+func (f *flight) receive(p pipeliner, keepSeq bool) outcome {
 	if f.err != nil {
 		return failed(f.err)
 	}
@@ -82,8 +87,8 @@ func (f *flight) finish(p pipeliner) outcome {
 		return failed(err)
 	}
 	o := replyOutcome(line, f.seq, true)
-	if f.s.corner == nil {
-		o.seq = "" // the transport checked it
+	if !keepSeq {
+		o.seq = ""
 	}
 	return o
 }

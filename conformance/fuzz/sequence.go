@@ -473,21 +473,7 @@ func (s *SequenceStep) send(p pipeliner) outcome {
 	if f.err == nil && s.Call == nil {
 		f.probe, _ = p.SendLine(func(seq int64) []byte { return (*lineMutation)(nil).build(probeCall, seq) })
 	}
-	if f.err != nil {
-		return failed(f.err)
-	}
-	line, err := p.ReceiveReply(f.seq)
-	if f.probe != 0 {
-		p.ReceiveReply(f.probe)
-	}
-	if err != nil {
-		return failed(err)
-	}
-	o := replyOutcome(line, f.seq, true)
-	if s.Call != nil {
-		o.seq = ""
-	}
-	return o
+	return f.receive(p, s.Call == nil)
 }
 
 // RunSequence sends the steps of seq in order to target (freshly started
