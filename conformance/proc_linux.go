@@ -83,10 +83,7 @@ func endDescendants(marker string, leader int) {
 	want := []byte(PortMarkerEnv + "=" + marker + "\x00")
 	self := os.Getpid()
 	killed := map[int]bool{}
-	deadline := time.Now().Add(sweepTime)
-	quiet := 0
-	for {
-		busy := false
+	sweep(sweepTime, func() (busy bool) {
 		for _, pid := range processes() {
 			st, ok := statOf(pid)
 			if !ok || pid == self || pid == leader {
@@ -107,15 +104,23 @@ func endDescendants(marker string, leader int) {
 				killed[pid], busy = true, true
 			}
 		}
-		if busy {
+		return busy
+	})
+}
+
+// sweep runs once every 2 ms until it has found nothing to do quietSweeps
+// times in a row, or for at most limit.
+func sweep(limit time.Duration, once func() (busy bool)) {
+	deadline := time.Now().Add(limit)
+	for quiet := 0; quiet < quietSweeps && !time.Now().After(deadline); {
+		if once() {
 			quiet = 0
 		} else {
 			quiet++
 		}
-		if quiet == quietSweeps || time.Now().After(deadline) {
-			return
+		if quiet < quietSweeps {
+			time.Sleep(2 * time.Millisecond)
 		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 
@@ -177,9 +182,7 @@ func processes() []int {
 // parent died, the runner being a child subreaper.
 func EndChildren() {
 	self := os.Getpid()
-	deadline := time.Now().Add(time.Second)
-	quiet := 0
-	for {
+	sweep(time.Second, func() bool {
 		children := 0
 		for _, pid := range processes() {
 			if st, ok := statOf(pid); ok && st.ppid == self {
@@ -188,14 +191,6 @@ func EndChildren() {
 				reap(pid)
 			}
 		}
-		if children > 0 {
-			quiet = 0
-		} else {
-			quiet++
-		}
-		if quiet == quietSweeps || time.Now().After(deadline) {
-			return
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+		return children > 0
+	})
 }
