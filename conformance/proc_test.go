@@ -3,7 +3,6 @@
 package conformance
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/catalogkit/catalogkit/internal/proctest"
 )
 
 // shHello answers the hello: the start of every shell port below.
@@ -177,39 +178,11 @@ func sleepToken() string {
 }
 
 // sleepers returns the processes whose command line is sleep token.
-func sleepers(token string) []int {
-	var pids []int
-	want := []byte("sleep\x00" + token + "\x00")
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.HasSuffix(cl, want) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func sleepers(token string) []int { return proctest.Sleeping(token) }
 
 // withHop returns the processes that have HOP_TOKEN=token in their
 // environment.
-func withHop(token string) []int {
-	var pids []int
-	want := []byte("HOP_TOKEN=" + token + "\x00")
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && (bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...))) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func withHop(token string) []int { return proctest.WithEnv("HOP_TOKEN=" + token) }
 
 // procState returns the state letter of a process in /proc ("Z" for a
 // zombie that nobody reaped), or "" if it is gone.

@@ -93,12 +93,11 @@ type Reply struct {
 // only when they are strings): for the protocol's corners, whose replies
 // the caller judges itself.
 func SplitReply(line []byte) (Reply, error) {
-	t, err := parseTape(line)
+	msg, err := readReplyLine(line)
 	if err != nil {
-		return Reply{}, fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
+		return Reply{}, err
 	}
 	var r Reply
-	msg := t.root()
 	if msg.kind() != kObject {
 		return r, nil
 	}
@@ -117,16 +116,25 @@ func SplitReply(line []byte) (Reply, error) {
 	return r, nil
 }
 
+// readReplyLine reads a line a port wrote as strict JSON text, for
+// SplitReply and replyParts.
+func readReplyLine(line []byte) (tval, error) {
+	t, err := parseTape(line)
+	if err != nil {
+		return tval{}, fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
+	}
+	return t.root(), nil
+}
+
 // replyParts reads one line a port wrote in answer to the request
 // numbered seq, as the runner reads it, in one strict read: a reply with
 // that seq and a valid outcome, or an error line whose seq is null or that
 // seq.
 func replyParts(line []byte, seq int64) (Reply, error) {
-	t, err := parseTape(line)
+	msg, err := readReplyLine(line)
 	if err != nil {
-		return Reply{}, fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
+		return Reply{}, err
 	}
-	msg := t.root()
 	want := strconv.FormatInt(seq, 10)
 	var typ tval
 	if msg.kind() == kObject {

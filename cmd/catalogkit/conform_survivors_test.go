@@ -9,10 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/catalogkit/catalogkit/internal/proctest"
 )
 
 // hopPort is a shell port that first starts, in a new session, a process
@@ -120,21 +121,7 @@ func exitCode(err error) int {
 }
 
 // withEnv returns the processes whose environment holds kv.
-func withEnv(kv string) []int {
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err == nil && (bytes.HasPrefix(env, []byte(kv+"\x00")) || bytes.Contains(env, []byte("\x00"+kv+"\x00"))) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func withEnv(kv string) []int { return proctest.WithEnv(kv) }
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()

@@ -8,11 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/catalogkit/catalogkit/internal/proctest"
 	"github.com/catalogkit/catalogkit/internal/sandbox"
 )
 
@@ -110,17 +110,4 @@ func TestVerifySignalHeldOutput(t *testing.T) {
 }
 
 // sleepingArg returns the processes running sleep arg.
-func sleepingArg(arg string) []int {
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.HasSuffix(cl, []byte("sleep\x00"+arg+"\x00")) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func sleepingArg(arg string) []int { return proctest.Sleeping(arg) }

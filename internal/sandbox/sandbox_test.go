@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/catalogkit/catalogkit/internal/proctest"
 )
 
 // The test binary is also the program the tests run in the sandbox: with
@@ -252,20 +254,7 @@ func escapeRun(t *testing.T, sandboxed bool) escapeResult {
 }
 
 // findProcesses returns the processes whose command line holds arg.
-func findProcesses(arg string) []int {
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.Contains(cl, []byte(arg)) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func findProcesses(arg string) []int { return proctest.WithArg(arg) }
 
 // TestContained runs a program that tries each way out of the sandbox, and
 // the same program unsandboxed to show that each attempt would succeed.

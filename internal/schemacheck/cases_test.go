@@ -236,30 +236,7 @@ func TestProtocolMessages(t *testing.T) {
 // case expects INVALID_JSON, so the expectations agree with the Go text
 // layer and the refusals test what they say.
 func TestTextCaseFiles(t *testing.T) {
-	sch := compile(t, "text.schema.json")
-	files, err := filepath.Glob(filepath.Join(conformanceDir, "text", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, file := range files {
-		data := readFile(t, file)
-		v, err := catalog.ParseJSON(data)
-		if err != nil {
-			t.Errorf("%s: %v", file, err)
-			continue
-		}
-		if err := sch.Validate(unmarshal(t, data)); err != nil {
-			t.Errorf("%s does not match text.schema.json: %v", file, err)
-			continue
-		}
-		idv, _ := v.Lookup("id")
-		id, _ := idv.Str()
-		if want := strings.TrimSuffix(filepath.Base(file), ".json"); id != want {
-			t.Errorf("%s: id %q, want the file name %q", file, id, want)
-		}
-		ids = append(ids, id)
-	}
+	_, ids := caseFileIDs(t, "text", "text.schema.json")
 	if dup := duplicates(ids); len(dup) > 0 {
 		t.Errorf("duplicate ids: %q", dup)
 	}
@@ -323,30 +300,7 @@ func TestTextSchemaRejects(t *testing.T) {
 // the strict JSON layer and is named by its id, and the Go runner loads
 // the same ids.
 func TestProtocolCaseFiles(t *testing.T) {
-	sch := compile(t, "protocol-case.schema.json")
-	files, err := filepath.Glob(filepath.Join(conformanceDir, "protocol", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, file := range files {
-		data := readFile(t, file)
-		v, err := catalog.ParseJSON(data)
-		if err != nil {
-			t.Errorf("%s: %v", file, err)
-			continue
-		}
-		if err := sch.Validate(unmarshal(t, data)); err != nil {
-			t.Errorf("%s does not match protocol-case.schema.json: %v", file, err)
-			continue
-		}
-		idv, _ := v.Lookup("id")
-		id, _ := idv.Str()
-		if want := strings.TrimSuffix(filepath.Base(file), ".json"); id != want {
-			t.Errorf("%s: id %q, want the file name %q", file, id, want)
-		}
-		ids = append(ids, id)
-	}
+	sch, ids := caseFileIDs(t, "protocol", "protocol-case.schema.json")
 	cases, err := conformance.ProtocolCases()
 	if err != nil {
 		t.Fatal(err)
@@ -376,4 +330,39 @@ func TestProtocolCaseFiles(t *testing.T) {
 			t.Errorf("a protocol case with %s instead of %s validates, want an error (%s)", tt.new, tt.old, tt.reason)
 		}
 	}
+}
+
+// caseFileIDs checks every case file in conformance/<dir>: it passes the
+// strict JSON layer, validates against the schema and is named by its id.
+// It returns the compiled schema and the ids, in the files' order.
+func caseFileIDs(t *testing.T, dir, schema string) (*jsonschema.Schema, []string) {
+	t.Helper()
+	sch := compile(t, schema)
+	files, err := filepath.Glob(filepath.Join(conformanceDir, dir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no case files in %s", filepath.Join(conformanceDir, dir))
+	}
+	var ids []string
+	for _, file := range files {
+		data := readFile(t, file)
+		v, err := catalog.ParseJSON(data)
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		if err := sch.Validate(unmarshal(t, data)); err != nil {
+			t.Errorf("%s does not match %s: %v", file, schema, err)
+			continue
+		}
+		idv, _ := v.Lookup("id")
+		id, _ := idv.Str()
+		if want := strings.TrimSuffix(filepath.Base(file), ".json"); id != want {
+			t.Errorf("%s: id %q, want the file name %q", file, id, want)
+		}
+		ids = append(ids, id)
+	}
+	return sch, ids
 }

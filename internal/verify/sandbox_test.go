@@ -12,12 +12,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/catalogkit/catalogkit/internal/proctest"
 	sbox "github.com/catalogkit/catalogkit/internal/sandbox"
 )
 
@@ -251,17 +251,4 @@ func hostileRun(t *testing.T, mode SandboxMode, gocache string) {
 }
 
 // sleeping returns the processes running sleep arg.
-func sleeping(arg string) []int {
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && strings.HasSuffix(string(cl), "sleep\x00"+arg+"\x00") {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func sleeping(arg string) []int { return proctest.Sleeping(arg) }

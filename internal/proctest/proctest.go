@@ -1,0 +1,45 @@
+// Package proctest finds processes by what /proc says of them, for the
+// tests that check that no process outlives a run (a port's, a sandboxed
+// test's, a signalled command's). Where there is no /proc it finds none.
+package proctest
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+)
+
+// WithEnv returns the processes whose environment holds kv ("NAME=value").
+func WithEnv(kv string) []int {
+	want := []byte(kv + "\x00")
+	return find("environ", func(b []byte) bool {
+		return bytes.HasPrefix(b, want) || bytes.Contains(b, append([]byte{0}, want...))
+	})
+}
+
+// Sleeping returns the processes whose command line ends with sleep arg.
+func Sleeping(arg string) []int {
+	want := []byte("sleep\x00" + arg + "\x00")
+	return find("cmdline", func(b []byte) bool { return bytes.HasSuffix(b, want) })
+}
+
+// WithArg returns the processes whose command line holds s.
+func WithArg(s string) []int {
+	return find("cmdline", func(b []byte) bool { return bytes.Contains(b, []byte(s)) })
+}
+
+// find returns the processes whose /proc/<pid>/<file> matches.
+func find(file string, match func([]byte) bool) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if b, err := os.ReadFile("/proc/" + e.Name() + "/" + file); err == nil && match(b) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
