@@ -46,6 +46,17 @@ func (e *Entry) Mode() fs.FileMode {
 
 // A Reader is a strictly parsed archive: the entries in file order, each
 // checked against the format's fixed fields and the limits.
+//
+// The strict reader and package zipdiff's reader share every record's
+// layout and codec (package zipfmt) but not the pass over the records, on
+// purpose: this one streams the central directory and stops at the first
+// byte the writer would not have written, zipdiff's reads every record to
+// report them all. Measured on a hostile archive of 131 MB, 2,000 central
+// records each with a 65,535-byte extra field (2026-12-02): this reader
+// allocates 67 KB to refuse it (extra_field at byte 98,000), zipdiff's
+// 263 MB to read it, twice the file. A strict check run as a pass over the
+// report-all reader would pay the second figure on every archive verify is
+// handed.
 type Reader struct {
 	r       io.ReaderAt
 	size    int64

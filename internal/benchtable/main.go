@@ -315,7 +315,6 @@ func loadavg() string {
 	return strings.Join(f[:3], " ")
 }
 
-
 // writeREADME replaces the README at name with data, atomically and with
 // the mode it had.
 func writeREADME(name string, data []byte) error {

@@ -111,7 +111,7 @@ func TestUnifiedLarge(t *testing.T) {
 
 func TestFull(t *testing.T) {
 	for _, tt := range []struct {
-		a, b []string
+		a, b         []string
 		want, reason string
 	}{
 		{[]string{"x", "y"}, []string{"x", "y"}, "  x\n  y\n", "equal: every line kept"},

@@ -199,4 +199,3 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))
 	return buf.Bytes(), err
 }
-

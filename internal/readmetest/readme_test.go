@@ -371,3 +371,31 @@ func TestGoExample(t *testing.T) {
 		t.Errorf("README.md:%d: the Go program does not build as printed: %v\n%s", goBlocks[0].line, err, out)
 	}
 }
+
+// TestLayoutNamesEveryPackage: the README's Layout table names every
+// folder under internal/, so that a new package is described where a
+// newcomer looks.
+func TestLayoutNamesEveryPackage(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, layout, ok := strings.Cut(string(text), "\n## Layout\n")
+	if !ok {
+		t.Fatal("README.md has no ## Layout section")
+	}
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	dirs, err := filepath.Glob(filepath.Join(root, "internal", "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no folders under internal/ (%v)", err)
+	}
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		name := "`internal/" + filepath.Base(d) + "/`"
+		if !strings.Contains(layout, name) {
+			t.Errorf("README.md's Layout table does not name %s: add a row saying what it is for", name)
+		}
+	}
+}
