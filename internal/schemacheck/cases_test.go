@@ -57,35 +57,8 @@ func unmarshal(t *testing.T, data []byte) any {
 // are exactly 21 cases with unique ids; every contract error code is
 // expected by at least one case; and the Go runner loads the same 21 ids.
 func TestCaseFiles(t *testing.T) {
-	sch := compile(t, "case.schema.json")
-	files, err := filepath.Glob(filepath.Join(conformanceDir, "cases", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) != 21 {
-		t.Errorf("%d case files, want exactly 21", len(files))
-	}
-	var ids []string
 	expected := map[string]int{}
-	for _, file := range files {
-		data := readFile(t, file)
-		// The strict JSON layer rejects duplicate keys (and invalid UTF-8,
-		// lone surrogates): a case file must pass it.
-		v, err := catalog.ParseJSON(data)
-		if err != nil {
-			t.Errorf("%s: %v", file, err)
-			continue
-		}
-		if err := sch.Validate(unmarshal(t, data)); err != nil {
-			t.Errorf("%s does not match case.schema.json: %v", file, err)
-			continue
-		}
-		idv, _ := v.Lookup("id")
-		id, _ := idv.Str()
-		if want := strings.TrimSuffix(filepath.Base(file), ".json"); id != want {
-			t.Errorf("%s: id %q, want the file name %q", file, id, want)
-		}
-		ids = append(ids, id)
+	_, ids := caseFileIDs(t, "cases", "case.schema.json", func(v catalog.Value) {
 		checks, _ := v.Lookup("checks")
 		for i := range checks.Len() {
 			expect, _ := checks.Index(i).Lookup("expect")
@@ -94,6 +67,9 @@ func TestCaseFiles(t *testing.T) {
 				expected[s]++
 			}
 		}
+	})
+	if len(ids) != 21 {
+		t.Errorf("%d case files, want exactly 21", len(ids))
 	}
 	if dup := duplicates(ids); len(dup) > 0 {
 		t.Errorf("duplicate ids: %q", dup)
@@ -236,7 +212,7 @@ func TestProtocolMessages(t *testing.T) {
 // case expects INVALID_JSON, so the expectations agree with the Go text
 // layer and the refusals test what they say.
 func TestTextCaseFiles(t *testing.T) {
-	_, ids := caseFileIDs(t, "text", "text.schema.json")
+	_, ids := caseFileIDs(t, "text", "text.schema.json", nil)
 	if dup := duplicates(ids); len(dup) > 0 {
 		t.Errorf("duplicate ids: %q", dup)
 	}
@@ -300,7 +276,7 @@ func TestTextSchemaRejects(t *testing.T) {
 // the strict JSON layer and is named by its id, and the Go runner loads
 // the same ids.
 func TestProtocolCaseFiles(t *testing.T) {
-	sch, ids := caseFileIDs(t, "protocol", "protocol-case.schema.json")
+	sch, ids := caseFileIDs(t, "protocol", "protocol-case.schema.json", nil)
 	cases, err := conformance.ProtocolCases()
 	if err != nil {
 		t.Fatal(err)
@@ -334,8 +310,9 @@ func TestProtocolCaseFiles(t *testing.T) {
 
 // caseFileIDs checks every case file in conformance/<dir>: it passes the
 // strict JSON layer, validates against the schema and is named by its id.
-// It returns the compiled schema and the ids, in the files' order.
-func caseFileIDs(t *testing.T, dir, schema string) (*jsonschema.Schema, []string) {
+// It returns the compiled schema and the ids, in the files' order; each,
+// if not nil, is given every file that passed.
+func caseFileIDs(t *testing.T, dir, schema string, each func(catalog.Value)) (*jsonschema.Schema, []string) {
 	t.Helper()
 	sch := compile(t, schema)
 	files, err := filepath.Glob(filepath.Join(conformanceDir, dir, "*.json"))
@@ -363,6 +340,9 @@ func caseFileIDs(t *testing.T, dir, schema string) (*jsonschema.Schema, []string
 			t.Errorf("%s: id %q, want the file name %q", file, id, want)
 		}
 		ids = append(ids, id)
+		if each != nil {
+			each(v)
+		}
 	}
 	return sch, ids
 }
