@@ -180,10 +180,10 @@ func (c *cli) runCleanups() {
 }
 
 // interruptible is the one handler of SIGINT and SIGTERM, for main's
-// runInterruptible and for every command that stops on its own: it returns a context cancelled by SIGINT or SIGTERM, the function
-// that stops listening, and one that returns the exit status for the
-// signal received (signalStatus: 130 for SIGINT, 143 for SIGTERM), or 0 if
-// none came.
+// runInterruptible and for every command that stops on its own: it
+// returns a context cancelled by SIGINT or SIGTERM, the function that stops
+// listening, and one that returns the exit status for the signal received
+// (signalStatus: 130 for SIGINT, 143 for SIGTERM), or 0 if none came.
 func interruptible() (ctx context.Context, stop func(), signalled func() int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 1)
