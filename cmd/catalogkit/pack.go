@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/provenance"
@@ -86,12 +87,12 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 		c.printError("run 'git status' in "+*dir+" to see why; for \"dubious ownership\", pack as the checkout's owner", "refusing to pack %q: %v", *dir, re.Problems[0])
 		return exitCannotRun
 	case errors.As(err, &re):
-		fmt.Fprintf(c.stderr, "catalogkit: error: refusing to pack %q: %d problem(s):\n", *dir, len(re.Problems))
+		var list strings.Builder
 		for _, p := range re.Problems {
-			fmt.Fprintf(c.stderr, "  %q: %s [%s]\n", p.Entry, p.Detail, p.Code)
+			fmt.Fprintf(&list, "\n  %q: %s [%s]", p.Entry, p.Detail, p.Code)
 		}
-		fmt.Fprintf(c.stderr, "hint: a release is exactly a commit of regular files with portable names: rename, remove, replace or commit these files\n")
-		return exitCheckFailed
+		return c.errorf("a release is exactly a commit of regular files with portable names: rename, remove, replace or commit these files",
+			"refusing to pack %q: %d problem(s):%s", *dir, len(re.Problems), list.String())
 	case errors.Is(err, archive.ErrLocked):
 		c.printError("two packs into one folder at once would mix their files; wait for the other to finish", "%v", err)
 		return exitCannotRun
