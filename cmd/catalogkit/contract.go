@@ -6,12 +6,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/internal/regfile"
 )
 
 const jsonFlagHelp = `on a contract error, print {"error": {"code", "input", "source", "path", "offset", "detail"}} on stdout instead of a message on stderr; input, source and offset only where they apply (cmd/catalogkit/error.schema.json); exit status 1 all the same`
@@ -158,7 +158,7 @@ func (c *cli) loadCatalog(file string) (*catalog.Catalog, int, bool) {
 // still ends the command (see runInterruptible).
 func (c *cli) readInput(name string) ([]byte, error) {
 	if name == "-" {
-		return readLimited(c.stdin, 512)
+		return regfile.ReadAll(c.stdin, make([]byte, 0, 512), catalog.MaxInputBytes)
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -169,27 +169,7 @@ func (c *cli) readInput(name string) ([]byte, error) {
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
 		size = int(min(info.Size(), catalog.MaxInputBytes)) + 1
 	}
-	return readLimited(f, size)
-}
-
-// readLimited reads r to its end or to catalog.MaxInputBytes+1 bytes, into a
-// buffer that starts at capacity size and grows as needed.
-func readLimited(r io.Reader, size int) ([]byte, error) {
-	r = io.LimitReader(r, catalog.MaxInputBytes+1)
-	b := make([]byte, 0, size)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	return regfile.ReadAll(f, make([]byte, 0, size), catalog.MaxInputBytes)
 }
 
 // contractError prints a catalog error with its stable code, where it is and

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/catalogkit/catalogkit/internal/regfile"
 	"github.com/catalogkit/catalogkit/internal/zipfmt"
 	"github.com/klauspost/compress/flate"
 )
@@ -287,22 +288,11 @@ func (c *compressor) read(f io.Reader, size, limit int64) ([]byte, error) {
 	if int64(cap(c.raw)) < size+1 && size <= limit {
 		c.raw = make([]byte, 0, size+1)
 	}
-	b := c.raw[:0]
-	r := io.LimitReader(f, limit+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			c.raw = b
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	b, err := regfile.ReadAll(f, c.raw, limit)
+	if err == nil {
+		c.raw = b
 	}
+	return b, err
 }
 
 // file reads one file, refusing anything but a regular file, and compresses

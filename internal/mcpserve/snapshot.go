@@ -1,12 +1,10 @@
 package mcpserve
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"strconv"
@@ -193,9 +191,5 @@ func readBounded(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	// A buffer of the file's size (and one byte to see the end) is read
-	// once, not grown by doubling.
-	buf := bytes.NewBuffer(make([]byte, 0, min(info.Size(), limit)+1))
-	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))
-	return buf.Bytes(), err
+	return regfile.ReadAll(f, make([]byte, 0, min(info.Size(), limit)+1), limit)
 }

@@ -1,10 +1,12 @@
 // Package regfile opens a file for reading only if it is a regular file,
 // without ever blocking on a FIFO: the one way catalogkit opens a file a
-// user names (an archive, a signature, a catalog to serve).
+// user names (an archive, a signature, a catalog to serve). [ReadAll] is the
+// one way it reads a file, or stdin, whole and bounded.
 package regfile
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -81,4 +83,28 @@ func Kind(m fs.FileMode) string {
 		return "a symbolic link"
 	}
 	return "mode " + m.String()
+}
+
+// ReadAll reads r to its end, or to limit+1 bytes when r has more than
+// limit, so that the caller (not a silent cut) reports what is too large.
+// It reads into buf's spare capacity and grows it only when it is full: a
+// buf of the file's size plus one byte (to see the end) reads a regular
+// file with one allocation, where io.ReadAll and bytes.Buffer double. What
+// it returns shares buf's storage when it fits there.
+func ReadAll(r io.Reader, buf []byte, limit int64) ([]byte, error) {
+	r = io.LimitReader(r, limit+1)
+	b := buf[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

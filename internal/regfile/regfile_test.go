@@ -1,6 +1,7 @@
 package regfile
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
+	"testing/iotest"
 )
 
 func TestOpen(t *testing.T) {
@@ -78,5 +80,55 @@ func TestKind(t *testing.T) {
 		if got := Kind(m); got != want {
 			t.Errorf("Kind(%v) = %q, want %q", m, got, want)
 		}
+	}
+}
+
+// oneByte reads one byte at a time, as a terminal or a pipe may.
+type oneByte struct{ r io.Reader }
+
+func (o oneByte) Read(p []byte) (int, error) { return o.r.Read(p[:min(len(p), 1)]) }
+
+func TestReadAll(t *testing.T) {
+	data := make([]byte, 5000)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	for _, tc := range []struct {
+		name  string
+		r     func() io.Reader
+		cap   int
+		limit int64
+		want  []byte
+	}{
+		{"fits", func() io.Reader { return bytes.NewReader(data) }, len(data) + 1, 10000, data},
+		{"grows from empty", func() io.Reader { return bytes.NewReader(data) }, 0, 10000, data},
+		{"one byte at a time", func() io.Reader { return oneByte{bytes.NewReader(data)} }, 16, 10000, data},
+		{"at the limit", func() io.Reader { return bytes.NewReader(data) }, 1, int64(len(data)), data},
+		{"over the limit: limit+1 bytes", func() io.Reader { return bytes.NewReader(data) }, 1, 100, data[:101]},
+		{"empty", func() io.Reader { return bytes.NewReader(nil) }, 0, 100, []byte{}},
+	} {
+		got, err := ReadAll(tc.r(), make([]byte, 0, tc.cap), tc.limit)
+		if err != nil || !bytes.Equal(got, tc.want) {
+			t.Errorf("%s: ReadAll read %d bytes, err %v; want %d bytes", tc.name, len(got), err, len(tc.want))
+		}
+	}
+
+	boom := errors.New("boom")
+	if got, err := ReadAll(io.MultiReader(bytes.NewReader(data), iotest.ErrReader(boom)), nil, 10000); !errors.Is(err, boom) || got != nil {
+		t.Errorf("ReadAll of a failing reader = %d bytes, %v; want nil, boom", len(got), err)
+	}
+
+	// A buffer of the size plus one byte is the only allocation: the end is
+	// seen in the spare byte, not after growing (bytes.Buffer.ReadFrom
+	// doubles there, as its MinRead asks for 512 free bytes).
+	buf := make([]byte, 0, len(data)+1)
+	rd := bytes.NewReader(data)
+	if n := testing.AllocsPerRun(20, func() {
+		rd.Reset(data)
+		if b, err := ReadAll(rd, buf, 10000); err != nil || len(b) != len(data) {
+			t.Fatal(len(b), err)
+		}
+	}); n > 1 { // the io.LimitedReader
+		t.Errorf("ReadAll into a buffer of size+1 allocated %v times; want at most 1 (the io.LimitedReader)", n)
 	}
 }
