@@ -231,19 +231,9 @@ func parseProtocolLine(n *node) (*ProtocolLine, error) {
 // its hello is sent none, and the level is reported as opted out. After a
 // fatal transport error the remaining cases are ERROR, not run.
 func (r *Runner) RunProtocol(rep *Report, cases []*ProtocolCase) {
-	st, ok := r.Target.(SessionTarget)
-	if !ok {
-		s := Served(r.Target)
-		defer s.Close()
-		st = s
-	}
-	heads := make([]caseHead, len(cases))
-	for i, c := range cases {
-		heads[i] = caseHead{c.ID, c.Title, c.Spec}
-	}
-	rep.Protocol = r.runLevel(rep, heads, st.Hello,
+	rep.Protocol = runLevel(r, rep, cases,
 		func(info PortInfo) bool { return info.ProtocolLevel != nil && !*info.ProtocolLevel },
-		func(i int, res *CaseResult) *TransportError { return r.runProtocolCase(cases[i], st, res) })
+		r.runProtocolCase)
 }
 
 // runProtocolCase sends a protocol case's lines, one at a time, and judges

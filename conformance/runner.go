@@ -473,44 +473,45 @@ func (r *Runner) RunText(rep *Report, cases []*TextCase) {
 	if diff == nil {
 		diff = LineDiff
 	}
-	lt, ok := r.Target.(LineTarget)
-	if !ok {
-		s := Served(r.Target)
-		defer s.Close()
-		lt = s
-	}
-	heads := make([]caseHead, len(cases))
-	for i, c := range cases {
-		heads[i] = caseHead{c.ID, c.Title, c.Spec}
-	}
-	rep.Text = r.runLevel(rep, heads, lt.Hello,
+	rep.Text = runLevel(r, rep, cases,
 		func(info PortInfo) bool { return info.TextLevel != nil && !*info.TextLevel },
-		func(i int, res *CaseResult) *TransportError { return r.runTextCase(cases[i], lt, res, diff) })
+		func(c *TextCase, lt LineTarget, res *CaseResult) *TransportError { return r.runTextCase(c, lt, res, diff) })
 }
 
-// A caseHead is what a level's report says of a case besides its checks.
-type caseHead struct{ ID, Title, Spec string }
+// A levelCase is a case of the text or the protocol level: what the level's
+// report says of it besides its checks.
+type levelCase interface{ head() (id, title, spec string) }
 
-// runLevel runs a level (the text or the protocol level): the cases of
-// heads that r.Run selects, in order, after the hello, each by run into a
-// result of its own. It returns the level's report: nil when no case is
-// selected, opted out when the hello says so (optedOut), and after a fatal
-// transport error (here or earlier in rep) every remaining case ERROR, not
-// run.
-func (r *Runner) runLevel(rep *Report, heads []caseHead, hello func() (PortInfo, error), optedOut func(PortInfo) bool, run func(i int, res *CaseResult) *TransportError) *TextReport {
-	var selected []int
-	for i, h := range heads {
-		if r.Run == nil || r.Run.MatchString(h.ID) {
-			selected = append(selected, i)
+func (c *TextCase) head() (string, string, string)     { return c.ID, c.Title, c.Spec }
+func (c *ProtocolCase) head() (string, string, string) { return c.ID, c.Title, c.Spec }
+
+// runLevel runs a level (the text or the protocol level): the cases that
+// r.Run selects, in order, after the hello, each by run into a result of its
+// own, on r.Target if it is a T (a [*Port] is), else on the target behind
+// [Serve], in-process ([Served]). It returns the level's report: nil when no
+// case is selected, opted out when the hello says so (optedOut), and after
+// a fatal transport error (here or earlier in rep) every remaining case
+// ERROR, not run.
+func runLevel[C levelCase, T LineTarget](r *Runner, rep *Report, cases []C, optedOut func(PortInfo) bool, run func(c C, t T, res *CaseResult) *TransportError) *TextReport {
+	var selected []C
+	for _, c := range cases {
+		if id, _, _ := c.head(); r.Run == nil || r.Run.MatchString(id) {
+			selected = append(selected, c)
 		}
 	}
 	if len(selected) == 0 {
 		return nil
 	}
+	t, ok := r.Target.(T)
+	if !ok {
+		s := Served(r.Target)
+		defer s.Close()
+		t = any(s).(T)
+	}
 	lr := &TextReport{Cases: []*CaseResult{}}
 	fatal := rep.Fatal
 	if fatal == "" {
-		info, err := hello()
+		info, err := t.Hello()
 		var te *TransportError
 		switch {
 		case errors.As(err, &te):
@@ -526,15 +527,15 @@ func (r *Runner) runLevel(rep *Report, heads []caseHead, hello func() (PortInfo,
 			rep.Port = info
 		}
 	}
-	for _, i := range selected {
-		h := heads[i]
-		res := &CaseResult{ID: h.ID, Title: h.Title, Spec: h.Spec, Checks: []*CheckResult{}}
+	for _, c := range selected {
+		res := &CaseResult{Checks: []*CheckResult{}}
+		res.ID, res.Title, res.Spec = c.head()
 		if fatal != "" {
 			res.Status = Error
 			res.Message = "not run: the port failed earlier (" + fatal + ")"
 		} else {
 			start := time.Now()
-			if te := run(i, res); te != nil && te.Fatal {
+			if te := run(c, t, res); te != nil && te.Fatal {
 				fatal = te.Message
 				rep.Fatal = fatal
 			}
