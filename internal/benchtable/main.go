@@ -33,13 +33,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/catalogkit/catalogkit/internal/atomicfile"
+	"github.com/catalogkit/catalogkit/internal/hostinfo"
 )
 
 const (
@@ -84,7 +84,7 @@ func run(args []string, stderr io.Writer, now func() time.Time) int {
 		fmt.Fprintf(stderr, "benchtable: error: %v\n", err)
 		return 1
 	}
-	block := res.markdown(now().UTC(), machine(), *loadBefore, loadavg())
+	block := res.markdown(now().UTC(), hostinfo.Machine(), *loadBefore, hostinfo.Load())
 	out, err := replaceBlock(text, block)
 	if err != nil {
 		fmt.Fprintf(stderr, "benchtable: error: %s: %v\n", *readme, err)
@@ -276,43 +276,6 @@ func replaceBlock(text []byte, block string) ([]byte, error) {
 	out.WriteString(block)
 	out.Write(text[end:])
 	return out.Bytes(), nil
-}
-
-// machine describes this computer without naming it: the CPU model, the
-// number of CPUs and the memory.
-func machine() string {
-	model := runtime.GOARCH
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
-				model = strings.Join(strings.Fields(v), " ")
-				break
-			}
-		}
-	}
-	mem := ""
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(l); len(f) >= 2 && f[0] == "MemTotal:" {
-				if kb, err := strconv.ParseFloat(f[1], 64); err == nil {
-					mem = fmt.Sprintf(", %.0f GiB", kb/(1<<20))
-				}
-			}
-		}
-	}
-	return fmt.Sprintf("%s (%d CPUs%s, %s/%s)", model, runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH)
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // writeREADME replaces the README at name with data, atomically and with

@@ -43,6 +43,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/catalogkit/catalogkit/internal/hostinfo"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stderr)) }
@@ -65,7 +67,7 @@ func run(args []string, stderr io.Writer) int {
 		return 2
 	}
 
-	loadBefore := loadavg()
+	loadBefore := hostinfo.Load()
 	start := time.Now()
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
@@ -98,7 +100,7 @@ wait:
 
 	var report bytes.Buffer
 	fmt.Fprintf(&report, "wall %s, peak %s (Pss; RSS %s), %d CPUs, load %s before, %s after: %s\n",
-		wall, gb(peak.pss), gb(peak.rss), runtime.NumCPU(), loadBefore, loadavg(), strings.Join(command, " "))
+		wall, gb(peak.pss), gb(peak.rss), runtime.NumCPU(), loadBefore, hostinfo.Load(), strings.Join(command, " "))
 	sort.Slice(peak.procs, func(i, j int) bool { return peak.procs[i].pss > peak.procs[j].pss })
 	for _, p := range peak.procs {
 		if p.pss >= 50<<20 {
@@ -249,18 +251,6 @@ func shorten(cmdline string) string {
 }
 
 func gb(n int64) string { return fmt.Sprintf("%.2f GB", float64(n)/1e9) }
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
 
 func appendFile(name string, b []byte) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
