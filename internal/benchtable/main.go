@@ -231,28 +231,18 @@ func shortPkg(p string) string {
 	return strings.TrimPrefix(p, "github.com/catalogkit/catalogkit/")
 }
 
-func duration(ns float64) string {
-	switch {
-	case ns >= 1e9:
-		return number(ns/1e9) + " s"
-	case ns >= 1e6:
-		return number(ns/1e6) + " ms"
-	case ns >= 1e3:
-		return number(ns/1e3) + " µs"
-	}
-	return number(ns) + " ns"
-}
+func duration(ns float64) string { return scaled(ns, "ns", "µs", "ms", "s") }
 
-func size(n float64) string {
-	switch {
-	case n >= 1e9:
-		return number(n/1e9) + " GB"
-	case n >= 1e6:
-		return number(n/1e6) + " MB"
-	case n >= 1e3:
-		return number(n/1e3) + " kB"
+func size(n float64) string { return scaled(n, "B", "kB", "MB", "GB") }
+
+// scaled writes v in the largest of units (each 1000 times the one before)
+// that leaves it at least 1.
+func scaled(v float64, units ...string) string {
+	i, d := 0, 1.0
+	for i < len(units)-1 && v >= d*1e3 {
+		i, d = i+1, d*1e3
 	}
-	return number(n) + " B"
+	return number(v/d) + " " + units[i]
 }
 
 // number keeps three significant digits, and every digit before the point.

@@ -95,3 +95,24 @@ func TestRefuses(t *testing.T) {
 		})
 	}
 }
+
+func TestUnits(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{duration(0), "0 ns"},
+		{duration(999), "999 ns"},
+		{duration(1000), "1 µs"},
+		{duration(37.6e6), "37.6 ms"},
+		{duration(1.11e9), "1.11 s"},
+		{duration(3600e9), "3600 s"},
+		{size(18), "18 B"},
+		{size(999.9e3), "1000 kB"},
+		{size(8.61e6), "8.61 MB"},
+		{size(2e12), "2000 GB"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q; want %q", tc.got, tc.want)
+		}
+	}
+}
