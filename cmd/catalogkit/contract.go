@@ -16,15 +16,21 @@ import (
 
 const jsonFlagHelp = `on a contract error, print {"error": {"code", "input", "source", "path", "offset", "detail"}} on stdout instead of a message on stderr; input, source and offset only where they apply (cmd/catalogkit/error.schema.json); exit status 1 all the same`
 
+// contractFlags starts the flags of discover and validate: the two they
+// share, --catalog (whose value it returns) and --json.
+func (c *cli) contractFlags(name, usage, example string) (*flag.FlagSet, *string) {
+	fs := c.flags(name, usage, example)
+	fs.BoolVar(&c.jsonErrors, "json", false, jsonFlagHelp)
+	return fs, fs.String("catalog", "", "catalog `FILE` (JSON array of tool definitions); - reads stdin")
+}
+
 const discoverExample = `catalogkit discover --catalog conformance/synthetic-catalog.json --family reading
 catalogkit discover --catalog conformance/synthetic-catalog.json --family all --name tab.select`
 
 func runDiscover(c *cli, args []string) int {
-	fs := c.flags("discover", "--catalog FILE --family F [--name N]", discoverExample)
-	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON array of tool definitions); - reads stdin")
+	fs, catalogFile := c.contractFlags("discover", "--catalog FILE --family F [--name N]", discoverExample)
 	family := fs.String("family", "", "family `F` to list, or \"all\" for every family")
 	name := fs.String("name", "", "exact tool name `N` to return (optional)")
-	fs.BoolVar(&c.jsonErrors, "json", false, jsonFlagHelp)
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
@@ -55,11 +61,9 @@ const validateExample = `catalogkit validate --catalog conformance/synthetic-cat
 catalogkit validate --catalog conformance/synthetic-catalog.json --name page.find --arguments @args.json`
 
 func runValidate(c *cli, args []string) int {
-	fs := c.flags("validate", "--catalog FILE --name N --arguments JSON|@FILE|-", validateExample)
-	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON array of tool definitions); - reads stdin")
+	fs, catalogFile := c.contractFlags("validate", "--catalog FILE --name N --arguments JSON|@FILE|-", validateExample)
 	name := fs.String("name", "", "exact tool name `N`")
 	arguments := fs.String("arguments", "", "the call's arguments: a `JSON` object, @FILE to read a file, or - for stdin")
-	fs.BoolVar(&c.jsonErrors, "json", false, jsonFlagHelp)
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
