@@ -465,20 +465,27 @@ func shrinkOne(ctx context.Context, opts Options, t Target, f finding) (*Counter
 		_, check = compare(want, got, opts.Diff)
 	}
 	s.call = best
+	return f.counterexample(opts.Seed, original, s, tries, want, check), nil
+}
+
+// counterexample is f, found at original and shrunk in tries to last (the
+// call that disagrees, or the last of a sequence's steps), with the
+// reference's outcome and the judged check of the port's.
+func (f finding) counterexample(seed uint64, original *node, last sample, tries int, want outcome, check *conformance.CheckResult) *Counterexample {
 	return &Counterexample{
-		ID:       fmt.Sprintf("fuzz.seed-%d.call-%d", opts.Seed, f.index),
+		ID:       fmt.Sprintf("fuzz.seed-%d.call-%d", seed, f.index),
 		Index:    f.index,
-		Seed:     opts.Seed,
+		Seed:     seed,
 		Kind:     f.kind,
 		Original: original.appendJSON(nil),
-		Call:     best.appendJSON(nil),
+		Call:     last.call.appendJSON(nil),
 		Tries:    tries,
-		line:     s.line,
-		corner:   s.corner,
+		line:     last.line,
+		corner:   last.corner,
 		Want:     want.text,
 		want:     want,
 		Check:    check,
-	}, nil
+	}
 }
 
 // Line returns the message line that carried the call, for seq 1, when the

@@ -115,23 +115,9 @@ func shrinkSequence(ctx context.Context, opts Options, f finding) (*Counterexamp
 	want := wants[len(wants)-1]
 	_, check := compare(want, got, opts.Diff)
 	last = steps[len(steps)-1]
-	return &Counterexample{
-		ID:       fmt.Sprintf("fuzz.seed-%d.call-%d", opts.Seed, f.index),
-		Index:    f.index,
-		Seed:     opts.Seed,
-		Kind:     f.kind,
-		Original: original.appendJSON(nil),
-		Call:     last.call.appendJSON(nil),
-		Tries:    tries,
-		line:     last.line,
-		corner:   last.corner,
-		Want:     want.text,
-		want:     want,
-		Check:    check,
-		steps:    steps,
-		wants:    wants,
-		History:  len(f.history),
-	}, nil
+	ce := f.counterexample(opts.Seed, original, last, tries, want, check)
+	ce.steps, ce.wants, ce.History = steps, wants, len(f.history)
+	return ce, nil
 }
 
 // Steps returns the lines of a sequence counterexample, in order, as sent
