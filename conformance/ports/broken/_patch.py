@@ -55,6 +55,29 @@ def rewrite_bytes(raw, inside=None, outside=None):
     return bytes(out)
 
 
+def is_field(tool, key):
+    """is_field is the port's own test of an argument key."""
+    return tool.field(key) is not None
+
+
+def check_keys(declared=is_field, present=lambda arguments, name: name in arguments):
+    """check_keys replaces the port's check of argument keys with one that
+    asks declared(tool, key) whether a key of the arguments is a field of the
+    tool and present(arguments, name) whether a required field is given:
+    the broken ports that get one of the two wrong pass their own."""
+    def check_argument_keys(tool, arguments):
+        if type(arguments) is not dict:
+            raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "arguments is not an object")
+        for key in arguments:
+            if not declared(tool, key):
+                raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "unknown key " + key)
+        for f in tool.fields:
+            if f.required and not present(arguments, f.name):
+                raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "missing " + f.name)
+
+    catalogkit.check_argument_keys = check_argument_keys
+
+
 def serve(name):
     """serve runs the port when the broken port's file is run as a script."""
     if name == "__main__":

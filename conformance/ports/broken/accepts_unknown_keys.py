@@ -4,18 +4,10 @@
 import sys
 
 sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
-from _patch import catalogkit, serve  # noqa: E402
+from _patch import check_keys, serve  # noqa: E402
 
 
-def check_argument_keys(tool, arguments):
-    if type(arguments) is not dict:
-        raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "arguments is not an object")
-    for f in tool.fields:
-        if f.required and f.name not in arguments:
-            raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "missing " + f.name)
-
-
-catalogkit.check_argument_keys = check_argument_keys
+check_keys(declared=lambda tool, key: True)
 
 
 serve(__name__)

@@ -4,22 +4,11 @@
 import sys
 
 sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
-from _patch import catalogkit, serve, OBJECT_PROTOTYPE  # noqa: E402
+from _patch import check_keys, serve, OBJECT_PROTOTYPE  # noqa: E402
 
 
-def check_argument_keys(tool, arguments):
-    if type(arguments) is not dict:
-        raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "arguments is not an object")
-    for key in arguments:
-        if tool.field(key) is None:
-            raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "unknown key " + key)
-    for f in tool.fields:
-        # if (f.required && !(f.name in args)) throw ...
-        if f.required and f.name not in arguments and f.name not in OBJECT_PROTOTYPE:
-            raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "missing " + f.name)
-
-
-catalogkit.check_argument_keys = check_argument_keys
+# if (f.required && !(f.name in args)) throw ...
+check_keys(present=lambda arguments, name: name in arguments or name in OBJECT_PROTOTYPE)
 
 
 serve(__name__)

@@ -4,23 +4,12 @@
 import sys
 
 sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
-from _patch import catalogkit, serve, OBJECT_PROTOTYPE  # noqa: E402
+from _patch import check_keys, is_field, serve, OBJECT_PROTOTYPE  # noqa: E402
 
 
-def check_argument_keys(tool, arguments):
-    if type(arguments) is not dict:
-        raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "arguments is not an object")
-    for key in arguments:
-        # properties = {}; for (f of fields) properties[f.name] = ...;
-        # if (!(key in properties)) throw ...
-        if tool.field(key) is None and key not in OBJECT_PROTOTYPE:
-            raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "unknown key " + key)
-    for f in tool.fields:
-        if f.required and f.name not in arguments:
-            raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "missing " + f.name)
-
-
-catalogkit.check_argument_keys = check_argument_keys
+# properties = {}; for (f of fields) properties[f.name] = ...;
+# if (!(key in properties)) throw ...
+check_keys(declared=lambda tool, key: is_field(tool, key) or key in OBJECT_PROTOTYPE)
 
 
 serve(__name__)
