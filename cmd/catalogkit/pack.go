@@ -12,6 +12,7 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/provenance"
 	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/verify"
 )
 
 // runPack builds the deterministic release archive, its manifest and
@@ -151,9 +152,14 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 // and ctx's cancellation (Ctrl-C) ends the wait at once. On failure it
 // reports the error and returns nil and the exit status.
 func (c *cli) readSecretKey(ctx context.Context, path string, pw passwordFlags) (*sign.SecretKey, int) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, c.cannotRun("give the secret key file catalogkit keygen wrote (PREFIX.key)", "cannot read the secret key: %v", err)
+	// Regular files only, bounded: a FIFO would wait for a writer and
+	// /dev/zero would be read until memory ran out.
+	data, _, rerr := verify.ReadSmall(path, "secret key", sign.MaxKeyFileSize, sign.CodeKeyFormat)
+	switch {
+	case rerr != nil && (rerr.Code == archive.CodeIO || rerr.Code == verify.CodeNotFile):
+		return nil, c.cannotRun("give the secret key file catalogkit keygen wrote (PREFIX.key)", "%v", rerr)
+	case rerr != nil:
+		return nil, c.usageError("give a minisign secret key file (catalogkit keygen or minisign -G writes one)", "%s: %v", rerr.Code, rerr)
 	}
 	type result struct {
 		key *sign.SecretKey

@@ -197,7 +197,7 @@ func (k *keyFiles) Set(s string) error { k.paths = append(k.paths, s); return ni
 func (k *keyFiles) load() ([]sign.PublicKey, error) {
 	var keys []sign.PublicKey
 	for _, p := range k.paths {
-		data, _, rerr := verify.ReadSmall(p, "public key", verify.MaxKey, sign.CodeKeyFormat)
+		data, _, rerr := verify.ReadSmall(p, "public key", sign.MaxKeyFileSize, sign.CodeKeyFormat)
 		if rerr != nil {
 			return nil, rerr
 		}

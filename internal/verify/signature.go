@@ -2,28 +2,19 @@ package verify
 
 import (
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/provenance"
+	"github.com/catalogkit/catalogkit/internal/regfile"
 	"github.com/catalogkit/catalogkit/internal/sign"
 )
 
 // SumsSignature is the name of the minisign signature of SHA256SUMS, found
 // beside it.
 const SumsSignature = "SHA256SUMS.minisig"
-
-// The largest signature, provenance statement and public key read: each is
-// far larger than any catalogkit writes (a signature is about 400 bytes, a
-// statement about 2 KiB, a key about 100 bytes), so a bigger file is
-// refused as malformed without being read whole.
-const (
-	maxSig = 4 << 10
-	MaxKey = 4 << 10
-)
 
 // signErr turns a refusal of package sign or provenance into a step-1
 // error, keeping its stable code.
@@ -36,8 +27,10 @@ func signErr(file string, err error) *archive.Error {
 }
 
 // ReadSmall reads the small regular file at path, what it is for messages
-// ("signature", "provenance statement", "public key"), refusing with
-// tooLarge a file of more than max bytes. Like the archive, it must be a
+// ("signature", "provenance statement", "public key", "secret key"),
+// refusing with tooLarge a file of more than max bytes (each far larger than
+// any real one: sign.MaxSignatureSize, provenance.MaxSize,
+// sign.MaxKeyFileSize). Like the archive, it must be a
 // regular file, checked before it is opened, so that a FIFO or a device
 // (/dev/zero) is never read. missing reports whether it does not exist.
 func ReadSmall(path, what string, max int, tooLarge archive.Code) (data []byte, missing bool, aerr *archive.Error) {
@@ -47,7 +40,7 @@ func ReadSmall(path, what string, max int, tooLarge archive.Code) (data []byte, 
 		return nil, errors.As(oerr.Err, &pe) && os.IsNotExist(pe), oerr
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	data, err := regfile.ReadAll(f, nil, int64(max))
 	if err != nil {
 		return nil, false, ioErr(path, "cannot read the "+what, err)
 	}
@@ -88,7 +81,7 @@ func (v *verifier) checkSumsSignature(*StepResult) []*archive.Error {
 func (v *verifier) sumsSignature() *archive.Error {
 	sums := v.sums
 	sigPath := filepath.Join(filepath.Dir(v.opts.SumsFile), SumsSignature)
-	sig, missing, aerr := ReadSmall(sigPath, "signature", maxSig, sign.CodeSigFormat)
+	sig, missing, aerr := ReadSmall(sigPath, "signature", sign.MaxSignatureSize, sign.CodeSigFormat)
 	if missing {
 		return errf(CodeNoSignature, sigPath, "no signature beside %s: download %s from the release page (a --key needs it)", v.opts.SumsFile, SumsSignature)
 	}
@@ -151,7 +144,7 @@ func (v *verifier) provenance(sha string) (string, *archive.Error) {
 	if aerr != nil {
 		return "", aerr
 	}
-	sig, missing, aerr := ReadSmall(p+".minisig", "signature", maxSig, sign.CodeSigFormat)
+	sig, missing, aerr := ReadSmall(p+".minisig", "signature", sign.MaxSignatureSize, sign.CodeSigFormat)
 	if missing {
 		return "", errf(CodeNoSignature, p+".minisig", "the provenance statement is not signed: download its .minisig from the release page")
 	}
