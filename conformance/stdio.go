@@ -30,6 +30,11 @@ const (
 // MaxLine is the longest request line [Serve] reads.
 const MaxLine = 64 << 20
 
+// MaxCaseFileBytes is the largest case file, or synthetic catalog, read from
+// a folder a user names (conform --cases): twice [MaxLine], room for a text
+// case of the longest line. A larger file is refused before it is read.
+const MaxCaseFileBytes = 2 * MaxLine
+
 // ReplyMargin is how many times longer than the longest reply a correct
 // port sends for the suite the runner's default reply limit is: room for a
 // port that escapes every character ("\u00e9" is 6 bytes for 2), spaces its

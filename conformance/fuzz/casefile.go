@@ -17,6 +17,7 @@ import (
 
 	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/internal/atomicfile"
+	"github.com/catalogkit/catalogkit/internal/regfile"
 )
 
 // A counterexample is written as a case file of the suite's format
@@ -234,7 +235,7 @@ func LoadDir(dir string) (*Suite, error) {
 		dir = filepath.Dir(dir)
 	}
 	if st, err := os.Stat(filepath.Join(dir, "cases")); names == nil && err == nil && st.IsDir() {
-		fsys := os.DirFS(dir)
+		fsys := regfile.DirFS(dir, conformance.MaxCaseFileBytes)
 		cases, err := conformance.Load(fsys)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", dir, err)
@@ -247,7 +248,7 @@ func LoadDir(dir string) (*Suite, error) {
 		}
 		return suite, nil
 	}
-	synthetic, err := os.ReadFile(filepath.Join(dir, conformance.CatalogFile))
+	synthetic, err := regfile.ReadFile(filepath.Join(dir, conformance.CatalogFile), conformance.MaxCaseFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		synthetic, err = fs.ReadFile(conformance.Files, conformance.CatalogFile)
 	}
@@ -266,7 +267,7 @@ func LoadDir(dir string) (*Suite, error) {
 		if base == conformance.CatalogFile {
 			continue
 		}
-		data, err := os.ReadFile(path)
+		data, err := regfile.ReadFile(path, conformance.MaxCaseFileBytes)
 		if err != nil {
 			return nil, err
 		}

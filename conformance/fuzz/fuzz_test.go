@@ -289,6 +289,7 @@ func TestLoadDirErrors(t *testing.T) {
 	if _, err := LoadDir(filepath.Join(t.TempDir(), "missing")); !os.IsNotExist(err) {
 		t.Errorf("LoadDir of a missing folder: %v, want a not-exist error", err)
 	}
+
 }
 
 // TestCompareRefusedLine checks the protocol's allowance: a line the

@@ -6,9 +6,11 @@ package regfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -108,3 +110,80 @@ func ReadAll(r io.Reader, buf []byte, limit int64) ([]byte, error) {
 		}
 	}
 }
+
+// ReadFile reads the regular file at name whole, as [Open] opens it, if it
+// has at most limit bytes. A larger file, or one that grows past limit
+// while it is read, is an error that says both sizes.
+func ReadFile(name string, limit int64) ([]byte, error) {
+	f, info, err := Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info.Size() > limit {
+		return nil, tooLarge(name, fmt.Sprintf("%d bytes", info.Size()), limit)
+	}
+	b, err := ReadAll(f, make([]byte, 0, info.Size()+1), limit)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, tooLarge(name, "grew while it was read, to", limit)
+	}
+	return b, nil
+}
+
+func tooLarge(name, size string, limit int64) error {
+	return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%s, more than the limit of %d bytes", size, limit)}
+}
+
+// DirFS is [os.DirFS](dir) with every file read by [ReadFile]: a FIFO, a
+// device or a file of more than limit bytes in it (or linked from it) is an
+// error, not a read that waits or never ends. Folders are listed as
+// os.DirFS lists them; Open opens regular files and folders only.
+func DirFS(dir string, limit int64) fs.FS {
+	return dirFS{base: os.DirFS(dir), dir: dir, limit: limit}
+}
+
+type dirFS struct {
+	base  fs.FS
+	dir   string
+	limit int64
+}
+
+func (d dirFS) path(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(d.dir, filepath.FromSlash(name)), nil
+}
+
+func (d dirFS) ReadFile(name string) ([]byte, error) {
+	p, err := d.path("read", name)
+	if err != nil {
+		return nil, err
+	}
+	return ReadFile(p, d.limit)
+}
+
+func (d dirFS) Open(name string) (fs.File, error) {
+	info, err := fs.Stat(d.base, name)
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		return d.base.Open(name)
+	}
+	p, err := d.path("open", name)
+	if err != nil {
+		return nil, err
+	}
+	f, _, err := Open(p)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(d.base, name) }
+func (d dirFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(d.base, name) }

@@ -8,8 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
+	"testing/fstest"
 	"testing/iotest"
 )
 
@@ -130,5 +133,60 @@ func TestReadAll(t *testing.T) {
 		}
 	}); n > 1 { // the io.LimitedReader
 		t.Errorf("ReadAll into a buffer of size+1 allocated %v times; want at most 1 (the io.LimitedReader)", n)
+	}
+}
+
+func TestReadFileAndDirFS(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.json", "12345")
+	write("big.json", "123456789")
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("sub/b.json", "{}")
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.json")); err != nil {
+		t.Fatal(err)
+	}
+
+	if b, err := ReadFile(filepath.Join(dir, "a.json"), 5); err != nil || string(b) != "12345" {
+		t.Errorf("ReadFile(a.json, 5) = %q, %v; want the file", b, err)
+	}
+	_, err := ReadFile(filepath.Join(dir, "big.json"), 5)
+	if err == nil || !strings.Contains(err.Error(), "9 bytes, more than the limit of 5 bytes") {
+		t.Errorf("ReadFile(big.json, 5) error = %v; want it to say 9 bytes and the limit", err)
+	}
+
+	fsys := DirFS(dir, 5)
+	if b, err := fs.ReadFile(fsys, "sub/b.json"); err != nil || string(b) != "{}" {
+		t.Errorf("fs.ReadFile(sub/b.json) = %q, %v", b, err)
+	}
+	names, err := fs.Glob(fsys, "*.json")
+	if want := []string{"a.json", "big.json", "fifo.json", "zero.json"}; err != nil || !slices.Equal(names, want) {
+		t.Errorf("fs.Glob = %q, %v; want %q", names, err, want)
+	}
+	for name, want := range map[string]string{"fifo.json": "a FIFO", "zero.json": "a character device", "big.json": "more than the limit"} {
+		if _, err := fs.ReadFile(fsys, name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("fs.ReadFile(%s) error = %v; want it to say %q", name, err, want)
+		}
+		if f, err := fsys.Open(name); name != "big.json" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("Open(%s) error = %v; want it to say %q", name, err, want)
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
+	if _, err := fs.ReadFile(fsys, "../a.json"); !errors.Is(err, fs.ErrInvalid) {
+		t.Errorf("fs.ReadFile(../a.json) error = %v; want fs.ErrInvalid", err)
+	}
+	if err := fstest.TestFS(DirFS(filepath.Join(dir, "sub"), 5), "b.json"); err != nil {
+		t.Error(err)
 	}
 }
