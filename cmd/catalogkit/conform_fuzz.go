@@ -64,6 +64,22 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	if !seeded {
 		f.seed = uint64(time.Now().UnixNano())
 	}
+	// The folder for the cases is made before the first call, so that one
+	// that cannot be made fails now, not after the run. --fuzz-out is kept
+	// even when nothing is found, as documented; the default folder is
+	// removed again if it stays empty.
+	dir := f.out
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return c.cannotRun("give --fuzz-out a folder that can be created", "failed to create the folder for the cases: %v", err)
+		}
+	} else {
+		var err error
+		if dir, err = os.MkdirTemp(".", "catalogkit-fuzz-"); err != nil {
+			return c.cannotRun("run where a folder can be created, or give --fuzz-out DIR", "failed to create a folder for the cases: %v", err)
+		}
+		defer os.Remove(dir) // only if it is empty
+	}
 	ctx, stop, sig := interruptible()
 	defer stop()
 	var ports portSet
@@ -124,21 +140,9 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	if res.Stateful > 0 {
 		summary += fmt.Sprintf(", %d only after other calls (the port keeps state between calls)", res.Stateful)
 	}
-	dir := f.out
-	if dir != "" {
-		// Created as documented, even when nothing is found.
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return c.cannotRun("", "failed to create the folder for the cases: %v", err)
-		}
-	}
 	if res.Disagreements == 0 {
 		fmt.Fprintln(c.stdout, summary)
 		return exitOK
-	}
-	if dir == "" && len(res.Counterexamples) > 0 {
-		if dir, err = os.MkdirTemp(".", "catalogkit-fuzz-"); err != nil {
-			return c.cannotRun("", "failed to create a folder for the cases: %v", err)
-		}
 	}
 	if len(res.Counterexamples) > 0 {
 		paths, err := fuzz.WriteCases(dir, res.Port, res.Counterexamples)
