@@ -72,29 +72,50 @@ func Load(fsys fs.FS) ([]*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("failed to read %q: %v", CatalogFile, err)
 	}
-	names, err := fs.Glob(fsys, "cases/*.json")
+	return loadFiles(fsys, "cases", "case", func(data []byte) (*Case, error) { return parseCase(data, synthetic) })
+}
+
+// An anyCase is a case of any level: a contract case, a text case or a
+// protocol case, with what a report says of it besides its checks.
+type anyCase interface {
+	head() (id, title, spec string)
+}
+
+func (c *Case) head() (string, string, string)         { return c.ID, c.Title, c.Spec }
+func (c *TextCase) head() (string, string, string)     { return c.ID, c.Title, c.Spec }
+func (c *ProtocolCase) head() (string, string, string) { return c.ID, c.Title, c.Spec }
+
+// loadFiles reads every case file in folder dir of fsys (dir/*.json) with
+// parse, checks that each case's id is its file's name, and returns the
+// cases sorted by id. what names the kind of case in errors.
+func loadFiles[C anyCase](fsys fs.FS, dir, what string, parse func([]byte) (C, error)) ([]C, error) {
+	names, err := fs.Glob(fsys, dir+"/*.json")
 	if err != nil {
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("no case files in cases/")
+		return nil, fmt.Errorf("no %s files in %s/", what, dir)
 	}
-	var cases []*Case
+	cases := make([]C, 0, len(names))
 	for _, name := range names {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
 		}
-		c, err := parseCase(data, synthetic)
+		c, err := parse(data)
 		if err != nil {
-			return nil, fmt.Errorf("case file %q: %v", name, err)
+			return nil, fmt.Errorf("%s file %q: %v", what, name, err)
 		}
-		if want := strings.TrimSuffix(path.Base(name), ".json"); c.ID != want {
-			return nil, fmt.Errorf("case file %q: id %q does not match the file name", name, c.ID)
+		if id, _, _ := c.head(); id != strings.TrimSuffix(path.Base(name), ".json") {
+			return nil, fmt.Errorf("%s file %q: id %q does not match the file name", what, name, id)
 		}
 		cases = append(cases, c)
 	}
-	slices.SortFunc(cases, func(a, b *Case) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(cases, func(a, b C) int {
+		ia, _, _ := a.head()
+		ib, _, _ := b.head()
+		return strings.Compare(ia, ib)
+	})
 	return cases, nil
 }
 
@@ -482,30 +503,7 @@ var textIDPattern = regexp.MustCompile(`^text(\.[a-z][a-z0-9-]*)+$`)
 // sorted by id. It checks what the runner relies on; the JSON Schema
 // text.schema.json describes the format in full.
 func LoadText(fsys fs.FS) ([]*TextCase, error) {
-	names, err := fs.Glob(fsys, "text/*.json")
-	if err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("no text case files in text/")
-	}
-	var cases []*TextCase
-	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil, err
-		}
-		c, err := parseTextCase(data)
-		if err != nil {
-			return nil, fmt.Errorf("text case file %q: %v", name, err)
-		}
-		if want := strings.TrimSuffix(path.Base(name), ".json"); c.ID != want {
-			return nil, fmt.Errorf("text case file %q: id %q does not match the file name", name, c.ID)
-		}
-		cases = append(cases, c)
-	}
-	slices.SortFunc(cases, func(a, b *TextCase) int { return strings.Compare(a.ID, b.ID) })
-	return cases, nil
+	return loadFiles(fsys, "text", "text case", parseTextCase)
 }
 
 // TextCases returns the embedded text level, loaded with [LoadText].

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -66,30 +65,7 @@ var protocolIDPattern = regexp.MustCompile(`^protocol(\.[a-z][a-z0-9-]*)+$`)
 // returns them sorted by id. It checks what the runner relies on; the JSON
 // Schema protocol-case.schema.json describes the format in full.
 func LoadProtocol(fsys fs.FS) ([]*ProtocolCase, error) {
-	names, err := fs.Glob(fsys, "protocol/*.json")
-	if err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("no protocol case files in protocol/")
-	}
-	var cases []*ProtocolCase
-	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil, err
-		}
-		c, err := parseProtocolCase(data)
-		if err != nil {
-			return nil, fmt.Errorf("protocol case file %q: %v", name, err)
-		}
-		if want := strings.TrimSuffix(path.Base(name), ".json"); c.ID != want {
-			return nil, fmt.Errorf("protocol case file %q: id %q does not match the file name", name, c.ID)
-		}
-		cases = append(cases, c)
-	}
-	slices.SortFunc(cases, func(a, b *ProtocolCase) int { return strings.Compare(a.ID, b.ID) })
-	return cases, nil
+	return loadFiles(fsys, "protocol", "protocol case", parseProtocolCase)
 }
 
 // ProtocolCases returns the embedded protocol level, loaded with

@@ -475,15 +475,10 @@ func (r *Runner) RunText(rep *Report, cases []*TextCase) {
 	}
 	rep.Text = runLevel(r, rep, cases,
 		func(info PortInfo) bool { return info.TextLevel != nil && !*info.TextLevel },
-		func(c *TextCase, lt LineTarget, res *CaseResult) *TransportError { return r.runTextCase(c, lt, res, diff) })
+		func(c *TextCase, lt LineTarget, res *CaseResult) *TransportError {
+			return r.runTextCase(c, lt, res, diff)
+		})
 }
-
-// A levelCase is a case of the text or the protocol level: what the level's
-// report says of it besides its checks.
-type levelCase interface{ head() (id, title, spec string) }
-
-func (c *TextCase) head() (string, string, string)     { return c.ID, c.Title, c.Spec }
-func (c *ProtocolCase) head() (string, string, string) { return c.ID, c.Title, c.Spec }
 
 // runLevel runs a level (the text or the protocol level): the cases that
 // r.Run selects, in order, after the hello, each by run into a result of its
@@ -492,7 +487,7 @@ func (c *ProtocolCase) head() (string, string, string) { return c.ID, c.Title, c
 // case is selected, opted out when the hello says so (optedOut), and after
 // a fatal transport error (here or earlier in rep) every remaining case
 // ERROR, not run.
-func runLevel[C levelCase, T LineTarget](r *Runner, rep *Report, cases []C, optedOut func(PortInfo) bool, run func(c C, t T, res *CaseResult) *TransportError) *TextReport {
+func runLevel[C anyCase, T LineTarget](r *Runner, rep *Report, cases []C, optedOut func(PortInfo) bool, run func(c C, t T, res *CaseResult) *TransportError) *TextReport {
 	var selected []C
 	for _, c := range cases {
 		if id, _, _ := c.head(); r.Run == nil || r.Run.MatchString(id) {
