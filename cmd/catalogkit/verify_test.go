@@ -120,7 +120,7 @@ func TestVerifyCommand(t *testing.T) {
 			args: []string{zip}, wantCode: 1,
 			wantOut: []string{"6 tests    not run the archive's identity was not checked"},
 			wantErr: []string{"catalogkit: error: verification incomplete", "hint: give --key with --sums, --sha256 or --rebuild"}},
-		{name: "wrong-hash", reason: "hash mismatch fails step 1 and nothing else runs",
+		{name: "wrong-hash", reason: "hash mismatch fails the hash step and nothing else runs",
 			args: []string{"--sha256", strings.Repeat("0", 64), "--no-exec", zip}, wantCode: 1,
 			wantOut: []string{"1 hash     failed", "[archive_hash_mismatch]", "2 parse    not run the archive hash did not match"},
 			wantErr: []string{"catalogkit: error: verification failed at step hash", "hint: the archive is not the published one"}},

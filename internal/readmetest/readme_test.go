@@ -399,3 +399,47 @@ func TestLayoutNamesEveryPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsByName: the prose of the documents a verifier reads, and the
+// comments of package verify, name verify's steps ("the hash step"), never
+// number them ("step 1"): the numbers come from verify's table, and adding
+// a step in the middle would make every written number wrong. Fenced
+// blocks (sample output, which prints the numbers) are left out.
+func TestStepsByName(t *testing.T) {
+	number := regexp.MustCompile(`(?i)\bsteps? [0-9]`)
+	files := []string{"README.md", "CONTRIBUTING.md", "SECURITY.md"}
+	for _, pattern := range []string{"dist/*.md", "internal/verify/*.go", "internal/verify/*.sh"} {
+		m, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pattern)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range m {
+			rel, _ := filepath.Rel(root, f)
+			files = append(files, filepath.ToSlash(rel))
+		}
+	}
+	read := 0
+	for _, name := range files {
+		text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		read++
+		fenced := false
+		for i, line := range strings.Split(string(text), "\n") {
+			if strings.HasSuffix(name, ".md") && strings.HasPrefix(strings.TrimSpace(line), "```") {
+				fenced = !fenced
+				continue
+			}
+			if !fenced && number.MatchString(line) {
+				t.Errorf("%s:%d: %q numbers a verify step: name it (the `hash` step, every step before `tests`)", name, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+	if read < 5 {
+		t.Fatalf("read %d files; want README.md, dist/*.md and internal/verify's sources", read)
+	}
+}

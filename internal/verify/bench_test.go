@@ -40,7 +40,7 @@ func benchArchive(b *testing.B) (string, int64) {
 	return p, total
 }
 
-// BenchmarkHash is step 1 alone; MB/s of archive bytes.
+// BenchmarkHash is the hash step alone; MB/s of archive bytes.
 func BenchmarkHash(b *testing.B) {
 	p, _ := benchArchive(b)
 	info, _ := os.Stat(p)
@@ -57,7 +57,7 @@ func BenchmarkHash(b *testing.B) {
 	}
 }
 
-// BenchmarkVerify runs steps 1 to 5; MB/s of uncompressed file bytes. The
+// BenchmarkVerify runs every step before tests; MB/s of uncompressed file bytes. The
 // side-by-side comparison with sha256sum and unzip is bench.sh.
 func BenchmarkVerify(b *testing.B) {
 	p, total := benchArchive(b)

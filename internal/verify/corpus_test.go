@@ -81,12 +81,12 @@ func zeroCRC(n int) uint32 {
 
 func hostileCorpus() []hostile {
 	return []hostile{
-		// Step 1.
+		// The hash step.
 		{name: "wrong-hash", reason: "the archive is not the one whose hash was published",
 			build: mut(func(a *zarc) {}), opts: func(o *Options) { o.SHA256 = strings.Repeat("ab", 32) },
 			wantStep: StepHash, wantCode: CodeArchiveHash},
 
-		// Step 2: not a zip, truncated, framing.
+		// The parse step: not a zip, truncated, framing.
 		{name: "empty-file", reason: "a zero-byte file is not an archive",
 			build: func(string) []byte { return nil }, wantStep: StepParse, wantCode: archive.CodeNotZip},
 		{name: "not-a-zip", reason: "a text file has no end record",
@@ -117,7 +117,7 @@ func hostileCorpus() []hostile {
 		{name: "too-many-entries", reason: "more entries than the limit, refused from the end record before reading them",
 			build: mut(func(a *zarc) {}), opts: func(o *Options) { o.Limits.MaxEntries = 3 }, wantStep: StepParse, wantCode: archive.CodeTooManyEntries},
 
-		// Step 2: headers.
+		// The parse step: headers.
 		{name: "local-central-name-mismatch", reason: "the local header names another file than the central directory",
 			build: mut(func(a *zarc) {
 				e := a.find("README.md")
@@ -189,7 +189,7 @@ func hostileCorpus() []hostile {
 		{name: "element-too-long", reason: "an element of 300 bytes cannot be a file name on most file systems; the packager refuses it",
 			build: mut(func(a *zarc) { a.add(testRoot+"/testdata/"+strings.Repeat("a", 300), []byte("x")) }), wantStep: StepParse, wantCode: archive.CodeNameTooLong},
 
-		// Step 3: names and types, all checked before anything is written.
+		// The extract step: names and types, all checked before anything is written.
 		{name: "traversal", reason: "../ escapes the extraction directory",
 			build: mut(func(a *zarc) { a.find("VERSION").rename("../evil") }), wantStep: StepExtract, wantCode: archive.CodeTraversal},
 		{name: "traversal-nested", reason: "a/../../ escapes after looking nested",
@@ -250,7 +250,7 @@ func hostileCorpus() []hostile {
 		{name: "file-dir-clash", reason: "VERSION is a file and a directory",
 			build: mut(func(a *zarc) { a.add(testRoot+"/VERSION/x", []byte("x")) }), wantStep: StepExtract, wantCode: archive.CodeFileDirClash},
 
-		// Step 4: the manifest.
+		// The manifest step: the manifest.
 		{name: "tampered-file", reason: "a file changed, its crc fixed, the manifest left as it was",
 			build: mut(func(a *zarc) {
 				e := a.find("README.md")
@@ -308,7 +308,7 @@ func hostileCorpus() []hostile {
 				a.setManifest(bytes.Replace(m, []byte("# files:"), []byte("# signed-by: mallory\n# files:"), 1))
 			}), wantStep: StepManifest, wantCode: archive.CodeManifestSyntax},
 
-		// Step 5: structure the parser lets through, caught by repacking.
+		// The repack step: structure the parser lets through, caught by repacking.
 		{name: "stored-not-deflated", reason: "README.md stored although Deflate shrinks it: valid zip, not canonical",
 			build: mut(func(a *zarc) {
 				e := a.find("README.md")

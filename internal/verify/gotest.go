@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// outputGrace is how long step 6 goes on reading go test's output after
+// outputGrace is how long the tests step goes on reading go test's output after
 // go test has ended: what it wrote is in the pipe already, so only a
 // process it left behind holding the pipe open keeps it longer.
 const outputGrace = 500 * time.Millisecond

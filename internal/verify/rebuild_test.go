@@ -70,9 +70,9 @@ func releaseOf(t *testing.T, dir string) *sandbox {
 }
 
 // TestRebuild checks --rebuild: a commit that packs to the archive's very
-// bytes passes step 1 with no other expected hash; another commit, a
+// bytes passes the hash step with no other expected hash; another commit, a
 // revision or folder that is not there, and a commit the packager refuses
-// each fail step 1 with their code, with nothing extracted; a mismatch
+// each fail the hash step with their code, with nothing extracted; a mismatch
 // comes with zipdiff's explanation.
 func TestRebuild(t *testing.T) {
 	gitEnv(t)
@@ -92,7 +92,7 @@ func TestRebuild(t *testing.T) {
 	tests := []struct {
 		name, reason string
 		src          RebuildSource
-		wantCode     archive.Code // "" means step 1 passes
+		wantCode     archive.Code // "" means the hash step passes
 		wantCommit   string
 	}{
 		{name: "first", reason: "the commit the archive was packed from", src: RebuildSource{Dir: src, Rev: first}, wantCommit: first},
@@ -112,9 +112,9 @@ func TestRebuild(t *testing.T) {
 			hash := rep.Step(StepHash)
 			switch {
 			case tt.wantCode == "" && (!rep.OK() || hash.Status != Passed || !hash.Requested):
-				t.Fatalf("%s: step 1 %s [%s], want passed", tt.reason, hash.Status, hash.Code())
+				t.Fatalf("%s: the hash step %s [%s], want passed", tt.reason, hash.Status, hash.Code())
 			case tt.wantCode != "" && hash.Code() != tt.wantCode:
-				t.Fatalf("%s: step 1 %s [%s], want [%s]", tt.reason, hash.Status, hash.Code(), tt.wantCode)
+				t.Fatalf("%s: the hash step %s [%s], want [%s]", tt.reason, hash.Status, hash.Code(), tt.wantCode)
 			}
 			if tt.wantCode != "" {
 				for _, s := range rep.Steps[1:5] {
@@ -212,7 +212,7 @@ func TestRebuildIsolated(t *testing.T) {
 
 // TestRebuildSignedCommit checks that without @REV the rebuild is of the
 // commit the signed trusted comment names, not HEAD, and that a rebuild
-// that matches is an identity for step 6 even without a key or hash.
+// that matches is an identity for the tests step even without a key or hash.
 func TestRebuildSignedCommit(t *testing.T) {
 	gitEnv(t)
 	key, pub := testKey(t)
@@ -238,7 +238,7 @@ func TestRebuildSignedCommit(t *testing.T) {
 	plan.GOCACHE = userGOCACHE(t)
 	rep = Verify(context.Background(), zip, Options{Rebuild: &RebuildSource{Dir: src, Rev: released}, TempDir: t.TempDir(), Tests: plan})
 	if s := rep.Step(StepTests); !rep.OK() || s.Status != Passed {
-		t.Fatalf("a matching rebuild is the archive's identity, so step 6 runs: %s\n%s", s.Status, text(rep))
+		t.Fatalf("a matching rebuild is the archive's identity, so the tests step runs: %s\n%s", s.Status, text(rep))
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 // fakeRelease is a release-shaped tree whose conformance and records tests
 // are stand-ins with the real names: TestConformance runs one subtest per
 // conformance/cases/*.json, named by its id, and does what the case's "do"
-// says; TestRecordsUpToDate fails if records/FAIL exists. It proves step 6's parsing
+// says; TestRecordsUpToDate fails if records/FAIL exists. It proves the tests step's parsing
 // and counting before the real suites land.
 func fakeRelease(n int, do map[int]string, extra ...tfile) []tfile {
 	goMod, err := os.ReadFile("../../go.mod")
@@ -199,7 +199,7 @@ func TestSubtestName(t *testing.T) {
 	}
 }
 
-// TestTestEnv checks the one function that builds step 6's environment:
+// TestTestEnv checks the one function that builds the tests step's environment:
 // offline, an empty module cache in the scratch folder, the build cache
 // catalogkit's own (or a fresh one with Cold), never the user's GOCACHE,
 // GOFLAGS or proxy, and no CI.

@@ -116,7 +116,7 @@ func TestHostile(t *testing.T) {
 }
 `
 
-// TestSandboxHostile verifies an archive whose test tries, from step 6,
+// TestSandboxHostile verifies an archive whose test tries, from the tests step,
 // every ancestor's environment, a TCP connection to a listener the test
 // opens on 127.0.0.1, writing in the home folder and in /tmp, a detached
 // child that outlives the test, a child that holds verify's stdout, and

@@ -82,8 +82,8 @@ func copyDir(t *testing.T, src string) string {
 	return dst
 }
 
-// TestSignedSums checks step 1 with --key on a signed release and on every
-// kind of bad signature, key or provenance: each is refused at step 1 with
+// TestSignedSums checks the hash step with --key on a signed release and on every
+// kind of bad signature, key or provenance: each is refused at the hash step with
 // its stable code, and nothing is extracted or run.
 func TestSignedSums(t *testing.T) {
 	key, pub := testKey(t)
@@ -154,9 +154,9 @@ func TestSignedSums(t *testing.T) {
 		reason string
 		mutate func(t *testing.T, dir string)
 		keys   []sign.PublicKey
-		code   archive.Code // "" when step 1 must pass
-		step   string       // the step that fails with code: step 1 unless set
-		// wantSummary is more that step 1's summary says when it passes.
+		code   archive.Code // "" when the hash step must pass
+		step   string       // the step that fails with code: the hash step unless set
+		// wantSummary is more that the hash step's summary says when it passes.
 		wantSummary string
 		rename      string // the archive's name in the folder, if not its own
 	}{
@@ -325,7 +325,7 @@ func TestSignedSums(t *testing.T) {
 				}
 				for _, want := range []string{"signed by key " + pub.ID(), "provenance names commit " + testInputs().Commit, tt.wantSummary} {
 					if !strings.Contains(hash.Summary, want) {
-						t.Errorf("step 1 summary %q lacks %q", hash.Summary, want)
+						t.Errorf("the hash step summary %q lacks %q", hash.Summary, want)
 					}
 				}
 				return
@@ -387,14 +387,14 @@ func init() {
 		name   string
 		reason string
 		opts   Options
-		ran    bool // step 6 runs (and passes)
+		ran    bool // the tests step runs (and passes)
 		hash   Status
 	}{
 		{name: "unsigned-sums", reason: "an unsigned SHA256SUMS is integrity, not identity", opts: Options{SumsFile: filepath.Join(unsigned, archive.SumsName)}, hash: Passed},
 		{name: "unsigned-sums-exec", reason: "--exec runs it anyway, without the caller's variables", opts: Options{SumsFile: filepath.Join(unsigned, archive.SumsName), Exec: true}, ran: true, hash: Passed},
 		{name: "sha256", reason: "a --sha256 the user typed is identity", opts: Options{SHA256: hex.EncodeToString(sum[:])}, ran: true, hash: Passed},
 		{name: "signed", reason: "a signature by a --key is identity", opts: Options{SumsFile: filepath.Join(dist, archive.SumsName), Keys: []sign.PublicKey{pub}}, ran: true, hash: Passed},
-		{name: "signed-by-another-key", reason: "a signature by a key the user did not give stops at step 1", opts: Options{SumsFile: filepath.Join(dist, archive.SumsName), Keys: []sign.PublicKey{otherPub}}, hash: Failed},
+		{name: "signed-by-another-key", reason: "a signature by a key the user did not give stops at the hash step", opts: Options{SumsFile: filepath.Join(dist, archive.SumsName), Keys: []sign.PublicKey{otherPub}}, hash: Failed},
 	}
 	plan := ReleaseTests()
 	plan.GOCACHE = userGOCACHE(t)
@@ -410,7 +410,7 @@ func init() {
 			rep := Verify(context.Background(), zip, opts)
 			t.Logf("report:\n%s", text(rep))
 			if got := rep.Step(StepHash).Status; got != tt.hash {
-				t.Fatalf("%s: step 1 %s, want %s", tt.reason, got, tt.hash)
+				t.Fatalf("%s: the hash step %s, want %s", tt.reason, got, tt.hash)
 			}
 			s := rep.Step(StepTests)
 			got, err := os.ReadFile(loot)
@@ -422,7 +422,7 @@ func init() {
 			case !tt.ran && (s.Status != NotRun || err == nil):
 				t.Errorf("%s: tests %s and the archive's init() wrote %q; want not run and nothing written", tt.reason, s.Status, got)
 			case tt.name == "unsigned-sums" && (!rep.OK() || s.Requested || !strings.Contains(s.Summary, "--key PUBFILE")):
-				t.Errorf("%s: ok %v, step 6 %+v; want ok with step 6 not requested, saying what to give", tt.reason, rep.OK(), s)
+				t.Errorf("%s: ok %v, the tests step %+v; want ok with the tests step not requested, saying what to give", tt.reason, rep.OK(), s)
 			}
 			if strings.Contains(string(got), secret) {
 				t.Errorf("the caller's variable reached the archive's code: %q", got)
