@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 )
 
 func TestFind(t *testing.T) {
@@ -21,6 +22,17 @@ func TestFind(t *testing.T) {
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	pid := cmd.Process.Pid
+	// Start returns once the kernel has closed the child's close-on-exec
+	// files, which is before it sets up the new program's arguments and
+	// environment: until then /proc shows an empty command line. Wait
+	// for the exec to finish (a condition, not a time; the deadline only
+	// bounds a machine that never gets there).
+	for deadline := time.Now().Add(30 * time.Second); len(WithArg(token)) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("sleep %d never showed its arguments in /proc", pid)
+		}
+		time.Sleep(time.Millisecond)
+	}
 	for name, got := range map[string][]int{
 		"WithEnv":  WithEnv("PROCTEST_TOKEN=" + token),
 		"Sleeping": Sleeping(token),
