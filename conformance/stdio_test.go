@@ -168,7 +168,7 @@ func TestPortMisbehaviour(t *testing.T) {
 			defer port.Close()
 			start := time.Now()
 			rep := (&Runner{Target: port, Once: true}).RunCases(cases)
-			if d := time.Since(start); d > 30*time.Second {
+			if d := time.Since(start); d > 2*time.Minute { // a hanging port hangs forever without the call timeout
 				t.Errorf("run took %v", d)
 			}
 			bad := caseOfSeq(cases, tt.seq)
@@ -229,7 +229,7 @@ func TestPortHandshakeFailure(t *testing.T) {
 			defer port.Close()
 			start := time.Now()
 			rep := (&Runner{Target: port, Once: true}).RunCases(cases)
-			if d := time.Since(start); d > 10*time.Second {
+			if d := time.Since(start); d > time.Minute { // one handshake per case would take 21 timeouts, or forever
 				t.Errorf("run took %v, want the run to stop at the first handshake", d)
 			}
 			if len(rep.Cases) != len(cases) || rep.Failed != len(cases) || rep.Passed != 0 {
@@ -288,7 +288,7 @@ func TestPortCloseKillsStubbornPort(t *testing.T) {
 	}
 	start := time.Now()
 	err := port.Close()
-	if d := time.Since(start); d > 10*time.Second {
+	if d := time.Since(start); d > time.Minute { // the port never ends by itself
 		t.Errorf("Close took %v", d)
 	}
 	if err == nil {

@@ -330,7 +330,7 @@ func TestTimeout(t *testing.T) {
 	if err == nil || !sc.TimedOut() {
 		t.Errorf("Run = %v, TimedOut %v; want killed at the wall-clock limit", err, sc.TimedOut())
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > time.Minute { // the probe sleeps 5 minutes unless killed
 		t.Errorf("the limit of 300ms ended the sandbox after %v", d)
 	}
 	time.Sleep(100 * time.Millisecond)
