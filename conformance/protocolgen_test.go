@@ -190,13 +190,15 @@ func protocolTable() []genProtocol {
 		bad(`{"type":"call","seq":5,"call":{},"call":{}}`, replyOf("5", `{"error": "INVALID_JSON"}`)), bad(helloLine, helloReply), goOn("6"))
 
 	// The line limit: 32 MiB, counted without the "\n" and with a "\r".
-	limitLine := func(seq string, size int) []seg {
+	// The family is filled with fill, a 1-byte or a 2-byte character.
+	limitLineOf := func(seq string, size int, fill string) []seg {
 		head := `{"type":"call","seq":` + seq + `,"call":{"op":"discover","catalog":[],"family":"`
 		tail := `"}}`
 		n := size - len(head) - len(tail)
-		block := strings.Repeat("a", 1024)
+		block := strings.Repeat(fill, 1024/len(fill))
 		return []seg{tx(head), rep(block, n/1024), tx(strings.Repeat("a", n%1024) + tail)}
 	}
+	limitLine := func(seq string, size int) []seg { return limitLineOf(seq, size, "a") }
 	max := catalog.MaxInputBytes
 	invalidLabel := `{"error": "INVALID_LABEL"}`
 	add("line-limit.at", fmt.Sprintf("A line of exactly %d bytes (32 MiB) is read: the call gets its contract answer", max), citeTransport, false,
@@ -207,6 +209,8 @@ func protocolTable() []genProtocol {
 		genLine{line: limitLine("65", max-1), end: "\r\n", expect: replyOf("65", invalidLabel)}, goOn("66"))
 	add("line-limit.over-with-cr", fmt.Sprintf(`A line of %d bytes and a "\r" before its "\n" is one over the limit: refused`, max), citeTransport+"; "+citeEvery, false,
 		genLine{line: limitLine("67", max), end: "\r\n", expect: replyOf("67", `{"error": "INVALID_JSON"}`)}, goOn("68"))
+	add("line-limit.over-multibyte", fmt.Sprintf(`A line of %d bytes, most of them "\u00e9" (2 bytes each, so fewer characters than the limit), is one over the limit: bytes count, not characters`, max+1), citeTransport+"; "+citeEvery, false,
+		genLine{line: limitLineOf("69", max+1, "\u00e9"), expect: replyOf("69", `{"error": "INVALID_JSON"}`)}, goOn("70"))
 	return cs
 }
 

@@ -191,6 +191,9 @@ func textTable() []genCase {
 	}
 	add("number.big-integer", "A 400-digit integer is read and echoed exactly, never through a float", "SPEC.md §2 J7 (number literals); §7 V5 (integers)",
 		argsLine(tx(`{"tab_id":`), tx(digits400), tx(`}`)), validated(`{"tab_id": `+digits400+`}`))
+	digits5001 := strings.Repeat("1234567890", 500) + "1"
+	add("number.huge-integer", "A 5001-digit integer is read and echoed exactly: no limit on digits (Python's default of 4300 is one)", "SPEC.md §2 J7 (number literals); §7 V5 (integers)",
+		argsLine(tx(`{"tab_id":`), tx(digits5001), tx(`}`)), validated(`{"tab_id": `+digits5001+`}`))
 	add("number.huge-exponent", "1e400, beyond every float, is a number that is not an integer: INVALID_ARGUMENT_VALUE, not a refusal", "SPEC.md §2 J7 (number literals); §7 V5 (integers)",
 		argsLine(tx(`{"tab_id":1e400}`)), code("INVALID_ARGUMENT_VALUE"))
 	add("number.big-integer.catalog", "A 400-digit max_length is read, and is out of range: INVALID_SPEC", citeNumber+", J7 (number literals)"+citeCatSpec,
@@ -331,6 +334,8 @@ func textTable() []genCase {
 				catLine(catalogWith(`"family":"reading"`, `"family":"`+l.esc+`"`)), refused)
 		}
 	}
+	add("label.arabic-indic-digit.catalog", `A name "page.v\u0663" ends in ARABIC-INDIC DIGIT THREE, a digit but not an ASCII one: INVALID_LABEL`, "SPEC.md §5 C3 (labels)",
+		catLine(catalogWith(`"name":"page.read"`, `"name":"page.v\u0663"`)), code("INVALID_LABEL"))
 	add("surrogate.pair.catalog", `A family holding a surrogate pair is read, and is not a label: INVALID_LABEL`, citeSurr+citeCatLabel,
 		catLine(catalogWith(`"family":"reading"`, `"family":"\ud83d\ude00"`)), code("INVALID_LABEL"))
 	add("surrogate.pair.key", `An argument key holding a surrogate pair is read, and is not a field: INVALID_ARGUMENT_KEYS`, citeSurr+citeArgKeys,
@@ -370,6 +375,8 @@ func textTable() []genCase {
 		{"case.arguments", `{"tab_id":1,"format":"a","Format":"b"}`, `"format" and "Format"`},
 		{"trailing-space.arguments", `{"tab_id":1,"format":"a","format ":"b"}`, `"format" and "format "`},
 		{"large-object.arguments", `{"k1":1,"k2":1,"k3":1,"k4":1,"k5":1,"k6":1,"k7":1,"k8":1,"k9":1,"tab_id":1,"k10":2}`, `"k1" to "k10" in an object of 11 members`},
+		{"unnormalized.arguments", `{"tab_id":1,"\u00e9":1,"e\u0301":2}`, `"\u00e9" and "e\u0301" (the same text once normalized; keys are never normalized)`},
+		{"after-nul.arguments", `{"tab_id":1,"a":1,"a\u0000b":2}`, `"a" and "a\u0000b" (a key does not end at U+0000)`},
 	} {
 		add("distinct-key."+d.name, fmt.Sprintf("Keys %s are different keys: read (the unknown one is INVALID_ARGUMENT_KEYS)", d.what), citeDup+citeArgKeys,
 			argsLine(tx(d.args)), code("INVALID_ARGUMENT_KEYS"))
@@ -423,6 +430,7 @@ func textTable() []genCase {
 		{"above-max", "", "\xf4\x90\x80\x80", "A code point above U+10FFFF (F4 90 80 80) is refused"},
 		{"continuation", "", "\x80", "A stray continuation byte (80) is refused"},
 		{"overlong-three", "", "\xe0\x80\xaf", "A three-byte overlong encoding (E0 80 AF) is refused"},
+		{"surrogate-pair", "", "\xed\xa0\xbd\xed\xb8\x80", "A surrogate pair encoded in UTF-8 (CESU-8: ED A0 BD ED B8 80 for U+1F600) is refused, not read as U+1F600"},
 	} {
 		add("utf8."+u.name, u.what, citeUTF8, argsLine(tx(`{"tab_id":1,"format":"`+u.pre+u.bytes+`"}`)), refused)
 	}
