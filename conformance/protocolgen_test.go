@@ -146,6 +146,18 @@ func protocolTable() []genProtocol {
 	add("call.unknown-op", "An op the port does not know is not implemented (a SKIP), so that a newer runner can add operations", citeEvery, false,
 		bad(callWith("23", `{"op":"frobnicate","catalog":[]}`), replyOf("23", anyNotImplemented)), goOn("24"))
 
+	// Absent parameters: a value that is not of the right kind, refused by
+	// the step that reads it, never an error line.
+	for _, c := range []struct{ name, call, code, what string }{
+		{"discover.no-catalog", `{"op":"discover","family":"all"}`, "INVALID_CATALOG", "a discover with no catalog is refused at C1"},
+		{"discover.no-family", `{"op":"discover","catalog":[]}`, "INVALID_LABEL", "a discover with no family is refused at D2"},
+		{"validate.no-catalog", `{"op":"validate_arguments","name":"page.read","arguments":{"tab_id":1}}`, "INVALID_CATALOG", "a validate_arguments with no catalog is refused at C1"},
+		{"validate.no-arguments", `{"op":"validate_arguments","catalog":` + catalogWith(`"required":true`, `"required":false`) + `,"name":"page.read"}`, "INVALID_ARGUMENT_KEYS", "a validate_arguments with no arguments, for a tool with no required field (so {} would be shape-valid), is refused at V4"},
+	} {
+		add("absent."+c.name, fmt.Sprintf("An absent parameter is a value of the wrong kind: %s (%s), not an error line", c.what, c.code), citeMutate+"; "+citeEvery, false,
+			bad(callWith("25", c.call), replyOf("25", code(c.code))), goOn("26"))
+	}
+
 	// mutate_and_repeat.
 	add("mutate-and-repeat.nested", "A mutate_and_repeat inside a mutate_and_repeat gets an error line", citeEvery, false,
 		bad(callWith("31", `{"op":"mutate_and_repeat","call":{"op":"mutate_and_repeat","call":`+discoverAll+`}}`), errorOf("31")), goOn("32"))
