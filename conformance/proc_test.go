@@ -166,10 +166,8 @@ func portProcesses(t *testing.T, cases []*Case, tests []portProcessTest) {
 			// torn it down and it is reaped, which a loaded machine does
 			// not do at once; what the port started sleeps 300 s, so an
 			// orphan is still there after 30.
-			left := find()
-			for deadline := time.Now().Add(30 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = find() {
-				time.Sleep(50 * time.Millisecond)
-			}
+			var left []int
+			proctest.Until(30*time.Second, func() bool { left = find(); return len(left) == 0 })
 			for _, pid := range left {
 				t.Errorf("process %d it started is still there after Close (state %s): an orphan (%s)", pid, procState(pid), tt.reason)
 				killProcess(pid)

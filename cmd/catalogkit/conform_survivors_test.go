@@ -130,10 +130,7 @@ func withEnv(kv string) []int { return proctest.WithEnv(kv) }
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if cond() {
-			return
-		}
+	if !proctest.Until(30*time.Second, cond) {
+		t.Fatal("timed out waiting for the port to start")
 	}
-	t.Fatal("timed out waiting for the port to start")
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"time"
 )
 
 // WithEnv returns the processes whose environment holds kv ("NAME=value").
@@ -42,4 +43,17 @@ func find(file string, match func([]byte) bool) []int {
 		}
 	}
 	return pids
+}
+
+// Until reports whether cond held within d, asking it again every few
+// milliseconds: for what /proc shows only after the kernel has caught up
+// (an exec finished, a killed process reaped), which a loaded machine
+// does not do at once. d bounds a machine that never gets there.
+func Until(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
 }

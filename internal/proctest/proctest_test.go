@@ -24,14 +24,9 @@ func TestFind(t *testing.T) {
 	pid := cmd.Process.Pid
 	// Start returns once the kernel has closed the child's close-on-exec
 	// files, which is before it sets up the new program's arguments and
-	// environment: until then /proc shows an empty command line. Wait
-	// for the exec to finish (a condition, not a time; the deadline only
-	// bounds a machine that never gets there).
-	for deadline := time.Now().Add(30 * time.Second); len(WithArg(token)) == 0; {
-		if time.Now().After(deadline) {
-			t.Fatalf("sleep %d never showed its arguments in /proc", pid)
-		}
-		time.Sleep(time.Millisecond)
+	// environment: until then /proc shows an empty command line.
+	if !Until(30*time.Second, func() bool { return len(WithArg(token)) > 0 }) {
+		t.Fatalf("sleep %d never showed its arguments in /proc", pid)
 	}
 	for name, got := range map[string][]int{
 		"WithEnv":  WithEnv("PROCTEST_TOKEN=" + token),
