@@ -7,6 +7,7 @@ every one; see README.md in this directory. This file is not a port: the
 tests run every *.py here except the ones whose name starts with "_".
 """
 
+import json
 import os
 import sys
 
@@ -76,6 +77,43 @@ def check_keys(declared=is_field, present=lambda arguments, name: name in argume
                 raise catalogkit.CatalogError(catalogkit.INVALID_ARGUMENT_KEYS, "missing " + f.name)
 
     catalogkit.check_argument_keys = check_argument_keys
+
+
+def duplicates_by(same):
+    """duplicates_by makes the JSON reader also take two keys of one object
+    for duplicates when same(key) gives the same for both: the broken ports
+    that compare keys other than code point by code point."""
+    _decode = catalog_port.decode
+
+    def decode(raw):
+        value, problems = _decode(raw)
+        stack = [value]
+        while stack:
+            v = stack.pop()
+            if type(v) is dict:
+                seen = set()
+                for k in v:
+                    if same(k) in seen:
+                        problems.append("duplicate object key %s" % json.dumps(k))
+                    seen.add(same(k))
+                stack.extend(v.values())
+            elif type(v) is list:
+                stack.extend(v)
+        return value, problems
+
+    catalog_port.decode = decode
+
+
+def default_absent(member, value):
+    """default_absent makes a call that lacks member run as if it held
+    value: the broken ports that default a parameter instead of refusing
+    its absence."""
+    _perform = catalog_port.perform
+
+    def perform(call):
+        return _perform(call if member in call else dict(call, **{member: value}))
+
+    catalog_port.perform = perform
 
 
 def serve(name):
