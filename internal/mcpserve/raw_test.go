@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // rawSession speaks newline-delimited JSON-RPC to a server over pipes, as
@@ -106,7 +108,7 @@ func TestMCPMessageKind(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":2,"result":{"pad":"` + strings.Repeat("x", 2*kindPrefix) + `"}}`, "a long response, decided by its start", false, true},
 	}
 	for _, tt := range tests {
-		req, resp := kind([]byte(tt.line))
+		req, resp, _ := kind([]byte(tt.line))
 		if req != tt.request || resp != tt.response {
 			t.Errorf("%s: kind(%s) = %v, %v; want %v, %v", tt.reason, tt.line, req, resp, tt.request, tt.response)
 		}
@@ -142,6 +144,50 @@ func TestMCPStdioBadLines(t *testing.T) {
 		if got := r.roundTrip(t, `{"jsonrpc":"2.0","id":`+itoa(100+i)+`,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":`+itoa(100+i)+`,"result":{}}` {
 			t.Errorf("after %s: ping answered %.200s, want the server still serving", tt.reason, got)
 		}
+	}
+}
+
+// TestMCPStdioReusedID: a request whose id is that of a request not yet
+// answered (which the SDK would leave without any answer) gets an error
+// with id null, so every request line gets exactly one answer and the end
+// of stdin does not wait for answers that never come. Whether a repeat
+// arrives before the first is answered is up to the scheduler: each of
+// them is answered one way or the other.
+func TestMCPStdioReusedID(t *testing.T) {
+	r := rawStdio(t, newServer(t, syntheticPath))
+	const n = 200
+	r.send(t, strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":7,"method":"ping"}`+"\n", n), "\n"))
+	r.in.Close()
+	results, refused := 0, 0
+	for r.out.Scan() {
+		switch line := r.out.Text(); {
+		case line == `{"jsonrpc":"2.0","id":7,"result":{}}`:
+			results++
+		case strings.HasPrefix(line, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id 7 is that of a request not yet answered`):
+			refused++
+		default:
+			t.Errorf("answer %q, want the ping's result or the reused id refused", line)
+		}
+	}
+	if results+refused != n || results == 0 {
+		t.Errorf("%d results and %d refusals for %d pings with one id, want one answer each and at least one result", results, refused, n)
+	}
+	t.Logf("%d answered, %d refused as reusing an id in flight", results, refused)
+}
+
+func TestDrainReusedID(t *testing.T) {
+	d := &drain{inFlight: map[jsonrpc.ID]bool{}}
+	seven, _ := jsonrpc.MakeID(float64(7))
+	sevenText, _ := jsonrpc.MakeID("7")
+	if !d.read(seven) || !d.read(sevenText) {
+		t.Fatal("a first request with an id was refused")
+	}
+	if d.read(seven) {
+		t.Error("id 7 was taken again while in flight")
+	}
+	d.answering(seven)
+	if !d.read(seven) {
+		t.Error("id 7 was refused once its answer was being written")
 	}
 }
 

@@ -33,13 +33,14 @@ const MaxMessageBytes = catalog.MaxInputBytes + 64<<10
 // so that `requests | catalogkit mcp` prints every response, as a filter
 // should.
 //
-// A line the SDK would end the connection on is answered here with a
-// JSON-RPC error (id null) and skipped, and the server goes on: a line that
-// is not JSON (-32700), a batch, which the protocol no longer has, a line
-// that is not a JSON-RPC message, and a line over [MaxMessageBytes] (all
+// A line the SDK would end the connection on, or leave unanswered, is
+// answered here with a JSON-RPC error (id null) and skipped, and the server
+// goes on: a line that is not JSON (-32700), a batch, which the protocol no
+// longer has, a line that is not a JSON-RPC message, a request whose id is
+// that of a request not yet answered, and a line over [MaxMessageBytes] (all
 // -32600), which is discarded as it is read, never held whole.
 func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	d := &drain{}
+	d := &drain{inFlight: map[jsonrpc.ID]bool{}}
 	d.cond = sync.NewCond(&d.mu)
 	w := &countingWriter{w: out, d: d}
 	t := &mcp.IOTransport{
@@ -50,27 +51,29 @@ func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteC
 	return s.MCPServer().Run(ctx, t)
 }
 
-// drain counts the requests read and the responses written.
+// drain holds the ids of the requests read and not yet answered, and how
+// many answers are being written.
 type drain struct {
 	mu       sync.Mutex
 	cond     *sync.Cond
-	awaiting int
+	inFlight map[jsonrpc.ID]bool
+	writing  int
 }
 
 // kind tells a JSON-RPC request (an id and a method) and a response (an id
-// and a result or error) from anything else. It reads the top-level keys in
-// order and stops as soon as it knows, so that a large result is not
-// scanned: the SDK writes "id" before "result".
-func kind(line []byte) (request, response bool) {
+// and a result or error) from anything else, and returns its id. It reads
+// the top-level keys in order and stops as soon as it knows, so that a large
+// result is not scanned: the SDK writes "id" before "result".
+func kind(line []byte) (request, response bool, id jsonrpc.ID) {
 	// The keys that decide come first in what the SDK writes: look at the
 	// start of the line only, and at the whole line if that did not decide.
 	if len(line) > kindPrefix {
-		if request, response, ok := kindOf(line[:kindPrefix]); ok {
-			return request, response
+		if request, response, id, ok := kindOf(line[:kindPrefix]); ok {
+			return request, response, id
 		}
 	}
-	request, response, _ = kindOf(line)
-	return request, response
+	request, response, id, _ = kindOf(line)
+	return request, response, id
 }
 
 // kindPrefix is how much of a line kind looks at first.
@@ -78,16 +81,16 @@ const kindPrefix = 256
 
 // kindOf is kind, and reports whether the text decided it (a cut line may
 // not).
-func kindOf(line []byte) (request, response, ok bool) {
+func kindOf(line []byte) (request, response bool, id jsonrpc.ID, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return false, false, false
+		return false, false, id, false
 	}
 	hasID, hasMethod, hasResult := false, false, false
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return false, false, false
+			return false, false, id, false
 		}
 		key, _ := t.(string)
 		switch key {
@@ -97,32 +100,54 @@ func kindOf(line []byte) (request, response, ok bool) {
 			hasResult = true
 		}
 		if hasID && (hasMethod || hasResult) {
-			return hasMethod, !hasMethod, true
+			return hasMethod, !hasMethod, id, true
 		}
-		var v json.RawMessage
+		var v any
 		if err := dec.Decode(&v); err != nil {
-			return false, false, false
+			return false, false, id, false
 		}
-		if key == "id" && string(v) != "null" {
+		if key == "id" && v != nil {
+			// As the SDK reads an id: a number is taken as an int64.
+			if id, err = jsonrpc.MakeID(v); err != nil {
+				return false, false, id, true
+			}
 			hasID = true
 			if hasMethod || hasResult {
-				return hasMethod, !hasMethod, true
+				return hasMethod, !hasMethod, id, true
 			}
 		}
 	}
 	_, err := dec.Token() // the closing brace: the whole object was read
-	return false, false, err == nil
+	return false, false, id, err == nil
 }
 
-func (d *drain) read() {
+// read records a request with id read, and reports false if a request with
+// that id is still waiting for its answer: the SDK would give the second no
+// answer at all.
+func (d *drain) read(id jsonrpc.ID) bool {
 	d.mu.Lock()
-	d.awaiting++
+	defer d.mu.Unlock()
+	if d.inFlight[id] {
+		return false
+	}
+	d.inFlight[id] = true
+	return true
+}
+
+// answering records that the answer to id is being written. The id is free
+// again from here on, before the client can see the answer and reuse it
+// (the SDK frees it before it writes, too).
+func (d *drain) answering(id jsonrpc.ID) {
+	d.mu.Lock()
+	delete(d.inFlight, id)
+	d.writing++
 	d.mu.Unlock()
 }
 
-func (d *drain) wrote() {
+// answered records that an answer has been written.
+func (d *drain) answered() {
 	d.mu.Lock()
-	d.awaiting--
+	d.writing--
 	d.cond.Broadcast()
 	d.mu.Unlock()
 }
@@ -130,15 +155,16 @@ func (d *drain) wrote() {
 // wait returns when every request read has been answered, or after
 // drainTimeout.
 func (d *drain) wait() {
+	timeout := false
 	timer := time.AfterFunc(drainTimeout, func() {
 		d.mu.Lock()
-		d.awaiting = 0
+		timeout = true
 		d.cond.Broadcast()
 		d.mu.Unlock()
 	})
 	defer timer.Stop()
 	d.mu.Lock()
-	for d.awaiting > 0 {
+	for !timeout && (len(d.inFlight) > 0 || d.writing > 0) {
 		d.cond.Wait()
 	}
 	d.mu.Unlock()
@@ -213,8 +239,9 @@ func (f *lineFilter) next() {
 		f.reply(-32600, "invalid request: "+err.Error())
 		return
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-		f.d.read()
+	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() && !f.d.read(req.ID) {
+		f.reply(-32600, "invalid request: the id "+idText(req.ID)+" is that of a request not yet answered: give each request in flight its own id")
+		return
 	}
 	if f.line[len(f.line)-1] != '\n' {
 		f.line = append(f.line, '\n') // the last line of the stream
@@ -240,13 +267,14 @@ type countingWriter struct {
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	n, err := c.w.Write(p)
-	c.mu.Unlock()
-	if _, response := kind(p); response {
-		c.d.wrote()
+	_, response, id := kind(p)
+	if response {
+		c.d.answering(id)
+		defer c.d.answered()
 	}
-	return n, err
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.w.Write(p)
 }
 
 func (c *countingWriter) writeOwn(p []byte) {
@@ -263,4 +291,10 @@ type readCloser struct {
 type writeCloser struct {
 	io.Writer
 	io.Closer
+}
+
+// idText is an id as JSON writes it.
+func idText(id jsonrpc.ID) string {
+	b, _ := json.Marshal(id.Raw())
+	return string(b)
 }
