@@ -457,25 +457,41 @@ type TextCase struct {
 	expect *node
 }
 
-// A linePiece is literal bytes, or (seq true) the call's seq in decimal.
+// A linePiece is literal bytes repeated times times (once for a string or
+// hex piece), or (seq true) the call's seq in decimal. A repeat stays a
+// repeat until the line is sent, so that the cases of 32 MiB lines hold
+// kilobytes while they wait their turn.
 type linePiece struct {
 	bytes []byte
+	times int
 	seq   bool
 }
 
-// Line returns the case's request line for the given seq, without the final
-// newline.
-func (c *TextCase) Line(seq int64) []byte {
-	var b []byte
-	for _, p := range c.pieces {
+// size is the length of the piece's bytes, a seq counting none.
+func (p linePiece) size() int { return len(p.bytes) * p.times }
+
+// appendLine appends the line pieces make for seq.
+func appendLine(b []byte, pieces []linePiece, seq int64) []byte {
+	size := 0
+	for _, p := range pieces {
+		size += p.size()
+	}
+	b = slices.Grow(b, size+20)
+	for _, p := range pieces {
 		if p.seq {
 			b = strconv.AppendInt(b, seq, 10)
-		} else {
+			continue
+		}
+		for range p.times {
 			b = append(b, p.bytes...)
 		}
 	}
 	return b
 }
+
+// Line returns the case's request line for the given seq, without the final
+// newline.
+func (c *TextCase) Line(seq int64) []byte { return appendLine(nil, c.pieces, seq) }
 
 // Refused reports whether the line must be refused by the JSON text layer:
 // the case expects {"error": "INVALID_JSON"}.
@@ -544,7 +560,7 @@ func parseTextCase(data []byte) (*TextCase, error) {
 		if bytes.IndexByte(piece.bytes, '\n') >= 0 {
 			return nil, fmt.Errorf("line[%d]: a line cannot hold a newline byte", i)
 		}
-		if size += len(piece.bytes); size > MaxLine {
+		if size += piece.size(); size > MaxLine {
 			return nil, fmt.Errorf("line[%d]: the line is longer than %d bytes", i, MaxLine)
 		}
 		c.pieces = append(c.pieces, piece)
@@ -566,7 +582,7 @@ func parseTextCase(data []byte) (*TextCase, error) {
 // string N times) or {"seq": true} (the seq).
 func parsePiece(p *node) (linePiece, error) {
 	if p.kind == kString {
-		return linePiece{bytes: []byte(p.str)}, nil
+		return linePiece{bytes: []byte(p.str), times: 1}, nil
 	}
 	if p.kind != kObject || len(p.keys) == 0 {
 		return linePiece{}, fmt.Errorf(`not a string, {"hex": ...}, {"repeat": ..., "times": ...} or {"seq": true}`)
@@ -581,7 +597,7 @@ func parsePiece(p *node) (linePiece, error) {
 		if h.kind != kString || err != nil || len(b) == 0 {
 			return linePiece{}, fmt.Errorf("hex %s is not pairs of hexadecimal digits", h)
 		}
-		return linePiece{bytes: b}, nil
+		return linePiece{bytes: b, times: 1}, nil
 	case "repeat", "times":
 		if err := onlyKeys(p, "repeat piece", []string{"repeat", "times"}, nil); err != nil {
 			return linePiece{}, err
@@ -592,7 +608,7 @@ func parsePiece(p *node) (linePiece, error) {
 		if s.kind != kString || s.str == "" || t.kind != kNumber || err != nil || n < 1 || n > maxRepeat {
 			return linePiece{}, fmt.Errorf(`repeat is not a non-empty string repeated 1 to %d times`, maxRepeat)
 		}
-		return linePiece{bytes: []byte(strings.Repeat(s.str, n))}, nil
+		return linePiece{bytes: []byte(s.str), times: n}, nil
 	case "seq":
 		if err := onlyKeys(p, "seq piece", []string{"seq"}, nil); err != nil {
 			return linePiece{}, err

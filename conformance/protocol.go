@@ -31,8 +31,8 @@ type ProtocolCase struct {
 
 // A ProtocolLine is one line of a protocol case and the reply it must get.
 type ProtocolLine struct {
-	bytes []byte // the line and its ending
-	end   string // "\n", "\r\n" or "" (the last line of a fresh session)
+	pieces []linePiece // the line, without its ending
+	end    string      // "\n", "\r\n" or "" (the last line of a fresh session)
 	// expect is the wanted reply: kind is "reply" (seq, outcome), "error"
 	// (seq, null if seq is "") or "hello". An outcome {"not_implemented":
 	// true} stands for any not_implemented reason.
@@ -42,7 +42,7 @@ type ProtocolLine struct {
 }
 
 // Bytes returns what the runner writes for the line, its ending included.
-func (l *ProtocolLine) Bytes() []byte { return slices.Clone(l.bytes) }
+func (l *ProtocolLine) Bytes() []byte { return append(appendLine(nil, l.pieces, 0), l.end...) }
 
 // Expect returns the wanted reply as the case file writes it.
 func (l *ProtocolLine) Expect() []byte {
@@ -136,6 +136,7 @@ func parseProtocolLine(n *node) (*ProtocolLine, error) {
 	if pieces.kind != kArray {
 		return nil, fmt.Errorf(`"line" is not an array of pieces`)
 	}
+	size := 0
 	for i, p := range pieces.items {
 		piece, err := parsePiece(p)
 		if err != nil {
@@ -147,12 +148,11 @@ func parseProtocolLine(n *node) (*ProtocolLine, error) {
 		if bytes.IndexByte(piece.bytes, '\n') >= 0 {
 			return nil, fmt.Errorf("line[%d]: a line cannot hold a newline byte", i)
 		}
-		l.bytes = append(l.bytes, piece.bytes...)
+		if size += piece.size(); size > MaxLine {
+			return nil, fmt.Errorf("the line is longer than %d bytes", MaxLine)
+		}
+		l.pieces = append(l.pieces, piece)
 	}
-	if len(l.bytes) > MaxLine {
-		return nil, fmt.Errorf("the line is longer than %d bytes", MaxLine)
-	}
-	l.bytes = append(l.bytes, l.end...)
 	e, _ := n.lookup("expect")
 	if e == nil || e.kind != kObject || len(e.keys) == 0 {
 		return nil, fmt.Errorf(`"expect" is not an object`)
@@ -229,9 +229,10 @@ func (r *Runner) runProtocolCase(c *ProtocolCase, st SessionTarget, res *CaseRes
 	}
 	res.Status = Pass
 	for i, l := range c.Lines {
-		cr := &CheckResult{Index: i, Line: showLine(l.bytes), Want: json.RawMessage(l.Expect())}
+		b := l.Bytes()
+		cr := &CheckResult{Index: i, Line: showLine(b), Want: json.RawMessage(l.Expect())}
 		res.Checks = append(res.Checks, cr)
-		err := ls.Send(l.bytes)
+		err := ls.Send(b)
 		if err == nil && l.end == "" {
 			err = fresh.CloseInput()
 		}
