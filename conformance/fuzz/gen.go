@@ -106,7 +106,7 @@ var (
 	builtinKeys = []string{"constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "prototype", "length", "__class__", "keys", "get"}
 	// badLabels are strings that are not labels.
 	badLabels = []string{"", "A", "Reading", "pAge.read", "page read", "1page", ".page", "-page", "_page", "page\n", "page\t", "\npage",
-		"é", "ｐage", "toString", "__proto__", "hasOwnProperty", "valueOf", "page/read", "page\u0000", "page.Read", " page"}
+		"é", "ｐage", "page.v\u0663", "toString", "__proto__", "hasOwnProperty", "valueOf", "page/read", "page\u0000", "page.Read", " page"}
 )
 
 // longLabel returns a label of n characters (80 is the longest label; 81 is
@@ -401,6 +401,19 @@ func (g *gen) call() *node {
 			g.drew("mutate_and_repeat of discover with arguments")
 		}
 		call = object().set("op", str("mutate_and_repeat")).set("call", call)
+	}
+	if g.p(0.04) {
+		// A parameter left out is not one with a default: an absent
+		// catalog, family or arguments is refused (PROTOCOL.md).
+		inner := call
+		if c := call.get("call"); c != nil {
+			inner = c
+		}
+		member := oneOf(g, "catalog", "family", "arguments")
+		if inner.get(member) != nil {
+			remove(inner, member)
+			g.drew("no " + member)
+		}
 	}
 	if g.p(0.06) {
 		g.textMutation(call)

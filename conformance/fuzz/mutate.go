@@ -11,15 +11,16 @@ import (
 
 // textMutation breaks the call's JSON text in one place a strict reader
 // must refuse (a duplicate key, a lone surrogate escape, invalid UTF-8,
-// nesting over the limit), or writes what it must accept (nesting at the
-// limit, a huge number literal).
+// CESU-8, nesting over the limit), or writes what it must accept (nesting
+// at the limit, a huge number literal, keys that differ only in a way a
+// lax reader does not see).
 func (g *gen) textMutation(call *node) {
 	objects, strs := collect(call)
 	inner := call
 	if c := call.get("call"); c != nil {
 		inner = c
 	}
-	switch g.n(5) {
+	switch g.n(6) {
 	case 0: // a duplicate key, sometimes spelled with an escape
 		obj := objects[g.n(len(objects))]
 		i := g.n(len(obj.keys))
@@ -38,7 +39,8 @@ func (g *gen) textMutation(call *node) {
 		s.units = insert(g, s.us(), oneOf(g, `\ud800`, `\udfff`, `\ud83d`, `\ude00`, `\ud83d\u0041`, `\uDBFF`))
 	case 2: // invalid UTF-8
 		s := strs[g.n(len(strs))]
-		s.units = insert(g, s.us(), oneOf(g, "\xff", "\xc3", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\x80"))
+		s.units = insert(g, s.us(), oneOf(g, "\xff", "\xc3", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\x80",
+			"\xed\xa0\xbd\xed\xb8\x80")) // the last: CESU-8, a surrogate pair as two 3-byte sequences
 	case 3: // nesting at the limit of the whole line, or one over
 		nest := array(number("1"))
 		place(g, inner, nest)
@@ -52,7 +54,16 @@ func (g *gen) textMutation(call *node) {
 		}
 	case 4: // a huge number literal, or another valid extreme
 		place(g, inner, number(oneOf(g, "1e999999999", "-1e-999999999", strings.Repeat("7", 400), "-"+strings.Repeat("3", 310)+".5",
-			"123456789012345678901234567890.5", "1"+strings.Repeat("0", 400), "-0", "0e0", "1E+2", "-0.0e-0", "1e400")))
+			"123456789012345678901234567890.5", "1"+strings.Repeat("0", 400), "-0", "0e0", "1E+2", "-0.0e-0", "1e400",
+			strings.Repeat("9", 5001)))) // over the 4300 digits Python's int() takes by default
+	case 5: // two keys equal only to a reader that normalizes or stops at U+0000
+		obj := objects[g.n(len(objects))]
+		pair := oneOf(g, [2]string{"\u00e9", "e\u0301"}, [2]string{"a", "a\u0000b"}, [2]string{"tab_id", "tab_id\u0000"}, [2]string{"Q", "q"})
+		for _, k := range pair {
+			if obj.get(k) == nil {
+				obj.set(k, oneOf(g, number("1"), str("x"), boolean(true)))
+			}
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,8 +65,14 @@ func pythonTarget(t *testing.T, py, script string) func() fuzz.Target {
 	}
 }
 
+// notFuzzed are the broken ports only a case catches, and why the fuzzer
+// cannot: each must still be in ports/broken.
+var notFuzzed = map[string]string{
+	"line_limit_chars": "its bug shows only in a line of over 32 MiB, and the fuzzer's lines stay small so that a run of thousands of calls takes seconds (protocol.line-limit.over-multibyte catches it)",
+}
+
 // TestFuzzFindsBrokenPorts fuzzes every port in ports/broken (whatever is
-// there: ports added later are covered too). Each must disagree within the
+// there: ports added later are covered too) but those of notFuzzed. Each must disagree within the
 // budget; its first disagreement must shrink to at most 2 tools and 3
 // fields (a bug that shows only over the 30-field limit keeps its one wide
 // tool), and the case file written for it must fail against the port and
@@ -79,8 +86,17 @@ func TestFuzzFindsBrokenPorts(t *testing.T) {
 	if len(scripts) == 0 {
 		t.Fatalf("no broken ports in %s", brokenDir)
 	}
+	for name := range notFuzzed {
+		if !slices.Contains(scripts, filepath.Join(brokenDir, name+".py")) {
+			t.Errorf("notFuzzed names %s, which is not in %s", name, brokenDir)
+		}
+	}
 	for _, script := range scripts {
 		name := strings.TrimSuffix(filepath.Base(script), ".py")
+		if why, ok := notFuzzed[name]; ok {
+			t.Logf("%s: not fuzzed: %s", name, why)
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			newTarget := pythonTarget(t, py, script)
