@@ -97,6 +97,7 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	ports.end()
 	if err != nil {
 		if s := sig(); s != 0 {
+			printInterrupted(c, f, res, port.Command)
 			return s
 		}
 		var te *conformance.TransportError
@@ -159,6 +160,32 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	}
 	c.printError(hint, "%d of %d calls: the port disagrees with the built-in implementation", res.Disagreements, res.Calls)
 	return exitCheckFailed
+}
+
+// printInterrupted says how far an interrupted run got and how to find
+// again what it had found: call I of a seed is the same call in every run,
+// so --fuzz I+1 with the same --seed makes it again.
+func printInterrupted(c *cli, f *fuzzFlags, res *fuzz.Result, command []string) {
+	if res == nil {
+		c.printError("", "interrupted: the port and every process it started were ended")
+		return
+	}
+	if res.Port.Name != "" {
+		fmt.Fprintf(c.stdout, "port: %s %s (%s)\n", res.Port.Name, res.Port.Version, res.Port.Language)
+	}
+	fmt.Fprintf(c.stdout, "fuzz: seed %d, %d calls, %d jobs\n", f.seed, f.calls, f.jobs)
+	for _, d := range res.Unshrunk[:min(len(res.Unshrunk), 5)] {
+		fmt.Fprintf(c.stdout, "DISAGREE call %d (not shrunk): %s\n", d.Index, d.Kind)
+	}
+	if len(res.Unshrunk) > 0 {
+		fmt.Fprintf(c.stdout, "re-run: %s conform --fuzz %d --seed %d -- %s\n", shellQuote(progName()), res.Unshrunk[0].Index+1, f.seed, shellJoin(command))
+	}
+	fmt.Fprintf(c.stdout, "%d calls made, %d disagreements, before the interrupt\n", res.Calls, res.Disagreements)
+	hint := ""
+	if res.Disagreements > 0 {
+		hint = "nothing was shrunk and no case file written: the re-run line makes the calls again, up to the first disagreement, and shrinks it"
+	}
+	c.printError(hint, "interrupted: the port and every process it started were ended")
 }
 
 // fuzzElapsed returns how long a run took, for its closing line; tests

@@ -3,10 +3,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -50,5 +53,60 @@ func TestConformSignal(t *testing.T) {
 				syscall.Kill(pid, syscall.SIGKILL)
 			}
 		})
+	}
+}
+
+// TestConformFuzzSignal interrupts conform --fuzz against a port with a
+// bug: it must exit 130, list the disagreements found by then (none of them
+// the CRASH the interrupt itself made of the calls in flight) and print a
+// re-run line that finds the first one again and writes its case file.
+func TestConformFuzzSignal(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	env := append(os.Environ(), "CATALOGKIT_TEST_AS_MAIN=1")
+	var out []byte
+	// The port disagrees within its first dozen calls: a loaded machine
+	// may take longer than the first wait to make them.
+	for _, wait := range []time.Duration{2 * time.Second, 10 * time.Second, 30 * time.Second} {
+		cmd := exec.Command(exe, "conform", "--fuzz", "100000000", "--seed", "1", "--jobs", "2", "--fuzz-out", t.TempDir(), "--", exe, "broken-port")
+		cmd.Env = env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(wait)
+		cmd.Process.Signal(syscall.SIGINT)
+		var ee *exec.ExitError
+		if err := cmd.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Fatalf("conform --fuzz after SIGINT: %v, want exit status 130\n%s%s", err, stdout.Bytes(), stderr.Bytes())
+		}
+		if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stdout.String(), "before the interrupt") {
+			t.Fatalf("after SIGINT:\n%s%s\nwant how far the run got", stdout.Bytes(), stderr.Bytes())
+		}
+		if strings.Contains(stdout.String(), "CRASH") {
+			t.Errorf("the interrupt was taken for the port's crash:\n%s", stdout.Bytes())
+		}
+		if strings.Contains(stdout.String(), "DISAGREE call ") {
+			out = stdout.Bytes()
+			break
+		}
+	}
+	if out == nil {
+		t.Fatal("no disagreement found before the interrupt, even after 30 s")
+	}
+	m := regexp.MustCompile(`re-run: \S+ conform --fuzz (\d+) --seed 1 -- `).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no re-run line:\n%s", out)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(exe, "conform", "--fuzz", string(m[1]), "--seed", "1", "--fuzz-out", dir, "--", exe, "broken-port")
+	cmd.Env = env
+	again, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !bytes.Contains(again, []byte("wrote 1 case file(s)")) {
+		t.Errorf("the re-run line: %v\n%s\nwant the disagreement found again and its case written", err, again)
 	}
 }

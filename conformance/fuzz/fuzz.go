@@ -76,6 +76,16 @@ type Result struct {
 	// Counterexamples are the shrunk disagreements, by call number.
 	Counterexamples []*Counterexample
 	Elapsed         time.Duration
+	// Unshrunk, when ctx ended the run, are the disagreements found by
+	// then, by call number, none of them shrunk: call Index of the seed is
+	// the same call in every run, so a run of Index+1 calls finds it again.
+	Unshrunk []Found
+}
+
+// A Found is a call whose outcomes differ, before shrinking.
+type Found struct {
+	Index int    // the call's number in the run
+	Kind  string // how the outcomes differ, as in [Counterexample]
 }
 
 // PortInfo is what the target said about itself.
@@ -119,7 +129,8 @@ type Counterexample struct {
 // Run generates the calls, sends each to a target and to the reference,
 // and shrinks the first disagreement of each kind. It returns an error only
 // when it could not run: a target that cannot start (a fatal
-// [*conformance.TransportError]), or ctx ended.
+// [*conformance.TransportError]), or ctx ended; then the Result says how
+// far the run got and what it had found (Calls, Disagreements, Unshrunk).
 //
 // A port gets several lines in flight (see [conformance.Port.SendLine]); when
 // one gets no reply (a crash, a timeout, a reply that is not one), the
@@ -152,7 +163,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	r.limit.Store(int64(opts.Calls))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r.cancel = cancel
+	r.ctx, r.cancel = ctx, cancel
 	stopProgress := progressLoop(opts, &r.done, func() int { r.mu.Lock(); defer r.mu.Unlock(); return len(r.found) }, start)
 
 	// Every job starts its own target; the first one shrinks afterwards.
@@ -182,11 +193,18 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if r.fatal != nil {
 		return nil, r.fatal
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	found := r.found
 	slices.SortFunc(found, func(a, b finding) int { return a.index - b.index })
+	interrupted := func(err error) (*Result, error) {
+		res := &Result{Port: r.info, Calls: int(r.done.Load()), Skipped: int(r.skipped.Load()), Disagreements: len(found), Elapsed: time.Since(start)}
+		for _, f := range found {
+			res.Unshrunk = append(res.Unshrunk, Found{Index: f.index, Kind: f.kind})
+		}
+		return res, err
+	}
+	if err := ctx.Err(); err != nil {
+		return interrupted(err)
+	}
 	if opts.StopAtFirst && len(found) > 1 {
 		found = found[:1]
 	}
@@ -214,6 +232,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			cx, err = shrinkSequence(ctx, opts, f)
 		}
 		if err != nil {
+			if ctx.Err() != nil {
+				return interrupted(err)
+			}
 			return nil, err
 		}
 		kinds[f.kind]++
@@ -243,6 +264,7 @@ type run struct {
 	opts                Options
 	next, done, skipped atomic.Int64
 	limit               atomic.Int64 // no call at or above it is started
+	ctx                 context.Context
 	cancel              func()
 	mu                  sync.Mutex
 	found               []finding
@@ -274,6 +296,11 @@ func (r *run) claim(ctx context.Context) int {
 // judge compares one outcome, records a disagreement, and reports whether
 // the job must stop (a fatal transport error).
 func (r *run) judge(j *job, i int, s sample, want, got outcome) bool {
+	if got.err != nil && r.ctx.Err() != nil {
+		// The run was ended (a signal aborts every port): the call got no
+		// answer because of that, not because of the port.
+		return true
+	}
 	if got.err != nil && got.err.Fatal {
 		r.mu.Lock()
 		if r.fatal == nil {
