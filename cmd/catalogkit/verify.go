@@ -136,6 +136,9 @@ func runVerify(c *cli, args []string) int {
 			}
 			c.printError(h, "could not verify: %s", f.Summary)
 			return exitCannotRun
+		case verify.CodeKeepDir:
+			c.printError("give --keep a new folder in one that exists and can be written, or an empty folder", "could not verify: %s", f.Summary)
+			return exitCannotRun
 		case verify.CodeNoGo:
 			h = "install Go (https://go.dev/dl/) and put it on PATH, or pass --no-exec"
 		case verify.CodeNoSandbox:
