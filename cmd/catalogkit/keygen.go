@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/catalogkit/catalogkit/internal/sign"
 )
@@ -32,6 +34,8 @@ func runKeygen(c *cli, args []string) int {
 	switch {
 	case *out == "":
 		return c.usageError(hint, "keygen needs --out PREFIX")
+	case strings.HasSuffix(*out, "/") || strings.HasSuffix(*out, string(filepath.Separator)) || isDir(*out):
+		return c.usageError(hint, "--out %s is a folder: give a prefix of file names, such as %s", *out, filepath.Join(*out, "release"))
 	case *unencrypted && pw.given():
 		return c.usageError(hint, "--unencrypted takes no password: give one or the other")
 	}
@@ -160,4 +164,10 @@ func (c *cli) passwordError(err error) int {
 		return c.cannotRun("", "%v", err)
 	}
 	return c.usageError("give the password on the first line of --password-file or --password-fd, or run on a terminal", "%v", err)
+}
+
+// isDir reports whether path names a folder (a link to one included).
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }

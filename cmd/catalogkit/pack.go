@@ -52,6 +52,9 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 		c.printError("give the release tree with --dir", "cannot read %q: %v", *dir, err)
 		return exitCannotRun
 	}
+	if err := archive.CheckOutDir(*dir, *out); err != nil {
+		return c.usageError("give --out a folder outside the release tree, or dist", "%v", err)
+	}
 	ctx, stop, signalled := interruptible()
 	defer stop()
 	var opts archive.Options

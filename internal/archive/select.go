@@ -241,3 +241,50 @@ func check(files []File, problems []*Error) error {
 	problems = append(problems, CheckPaths(paths)...)
 	return refuse(append(problems, CheckSelected(paths)...))
 }
+
+// CheckOutDir returns an error if outDir, where a release of the tree dir is
+// to be written, lies where the files written there would be packed into
+// the next release of dir (records/out, say): a folder outside dir, or one
+// the [Allowlist] leaves out (dist/), is fine.
+func CheckOutDir(dir, outDir string) error {
+	root, err := resolve(dir)
+	if err != nil {
+		return nil // Select reports an unreadable tree
+	}
+	out, err := resolve(outDir)
+	if err != nil {
+		return nil // WriteRelease reports a folder it cannot create
+	}
+	rel, err := filepath.Rel(root, out)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	for _, name := range []string{SumsName, ArchiveName("0")} {
+		if p := path.Join(rel, name); ExclusionRule(dir, p) == "" {
+			return fmt.Errorf("%s is inside the release tree %s, where %s would be packed into the next release: write it outside the tree, or into dist/", outDir, dir, p)
+		}
+	}
+	return nil
+}
+
+// resolve returns the absolute path of p with its symbolic links resolved,
+// as far as it exists: the missing rest is joined on as it is.
+func resolve(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for {
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...), nil
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return "", fmt.Errorf("no part of %s exists", p)
+		}
+		rest = append([]string{filepath.Base(abs)}, rest...)
+		abs = parent
+	}
+}

@@ -439,3 +439,34 @@ func TestBuildRefusesExcluded(t *testing.T) {
 		t.Errorf("Build's refusal (-want +got):\n%s", diff)
 	}
 }
+
+func TestCheckOutDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "records"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(filepath.Join(dir, "records"), link); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		out    string
+		inside bool
+		reason string
+	}{
+		{filepath.Join(dir, "dist"), false, "dist/ holds only its two documents in a release"},
+		{filepath.Join(dir, "records", "rel"), true, "records/ is packed whole"},
+		{filepath.Join(dir, "records", "new", "deeper"), true, "a folder not made yet, under a packed one"},
+		{filepath.Join(dir, "catalog", "..", "records"), true, "written with .."},
+		{filepath.Join(link, "rel"), true, "through a symbolic link into the tree"},
+		{filepath.Join(dir, "records", ".rel"), false, "a dot folder is never packed"},
+		{dir, false, "the root's own SHA256SUMS and archive are not allowlisted"},
+		{t.TempDir(), false, "outside the tree"},
+	}
+	for _, tt := range tests {
+		err := CheckOutDir(dir, tt.out)
+		if (err != nil) != tt.inside {
+			t.Errorf("%s: CheckOutDir(%s) = %v, want an error: %v", tt.reason, tt.out, err, tt.inside)
+		}
+	}
+}
