@@ -22,6 +22,15 @@ type rawSession struct {
 
 func rawStdio(t *testing.T, s *Server) *rawSession {
 	t.Helper()
+	r := rawPipes(t, s)
+	r.roundTrip(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	r.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+// rawPipes is rawStdio before the initialize request.
+func rawPipes(t *testing.T, s *Server) *rawSession {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -30,8 +39,6 @@ func rawStdio(t *testing.T, s *Server) *rawSession {
 	t.Cleanup(func() { inW.Close(); cancel(); <-done })
 	r := &rawSession{in: inW, out: bufio.NewScanner(outR)}
 	r.out.Buffer(nil, 1<<20)
-	r.roundTrip(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
-	r.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return r
 }
 
@@ -131,6 +138,7 @@ func TestMCPStdioBadLines(t *testing.T) {
 		{`{"jsonrpc":"1.0","id":1,"method":"tools/list"}`, "another version", -32600},
 		{`"x"`, "not an object", -32600},
 		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":"` + strings.Repeat("x", MaxMessageBytes) + `"}`, "a line over the limit", -32600},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}}`, "valid JSON nested deeper than the SDK's decoder reads", -32600},
 	}
 	for i, tt := range tests {
 		line := r.roundTrip(t, tt.line)
@@ -188,6 +196,25 @@ func TestDrainReusedID(t *testing.T) {
 	d.answering(seven)
 	if !d.read(seven) {
 		t.Error("id 7 was refused once its answer was being written")
+	}
+}
+
+// TestMCPStdioBeforeInitialize: a request before initialize gets a JSON-RPC
+// error with its own id and a defined code (the SDK's own has code 0); a
+// ping is answered; after initialize the session serves as usual.
+func TestMCPStdioBeforeInitialize(t *testing.T) {
+	r := rawPipes(t, newServer(t, syntheticPath))
+	line := r.roundTrip(t, `{"jsonrpc":"2.0","id":"a","method":"tools/list"}`)
+	if !strings.HasPrefix(line, `{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"invalid request: tools/list before initialize`) {
+		t.Errorf("tools/list before initialize: %s, want -32600 with id \"a\"", line)
+	}
+	if got := r.roundTrip(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":2,"result":{}}` {
+		t.Errorf("ping before initialize: %s, want its result", got)
+	}
+	r.roundTrip(t, `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	r.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if got := r.roundTrip(t, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`); !strings.Contains(got, `"name":"discover"`) {
+		t.Errorf("tools/list after initialize: %.200s, want the tools", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,9 +37,11 @@ const MaxMessageBytes = catalog.MaxInputBytes + 64<<10
 // A line the SDK would end the connection on, or leave unanswered, is
 // answered here with a JSON-RPC error (id null) and skipped, and the server
 // goes on: a line that is not JSON (-32700), a batch, which the protocol no
-// longer has, a line that is not a JSON-RPC message, a request whose id is
-// that of a request not yet answered, and a line over [MaxMessageBytes] (all
-// -32600), which is discarded as it is read, never held whole.
+// longer has, a line that is not a JSON-RPC message, a message nested deeper
+// than the SDK's decoder reads, a request whose id is that of a request not
+// yet answered, and a line over [MaxMessageBytes] (all -32600), which is
+// discarded as it is read, never held whole. A request other than ping
+// before initialize gets -32600 with its own id (the SDK's error has code 0).
 func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	d := &drain{inFlight: map[jsonrpc.ID]bool{}}
 	d.cond = sync.NewCond(&d.mu)
@@ -59,6 +62,9 @@ type drain struct {
 	inFlight map[jsonrpc.ID]bool
 	writing  int
 }
+
+// maxDecoderDepth is how deep encoding/json, and so the SDK, reads.
+const maxDecoderDepth = 10000
 
 // kind tells a JSON-RPC request (an id and a method) and a response (an id
 // and a result or error) from anything else, and returns its id. It reads
@@ -182,6 +188,8 @@ type lineFilter struct {
 	line  []byte // the line being passed on
 	off   int    // how much of it has been
 	eof   bool
+	// initialized: an initialize request has been passed on.
+	initialized bool
 }
 
 func (f *lineFilter) Read(p []byte) (int, error) {
@@ -230,8 +238,14 @@ func (f *lineFilter) next() {
 		f.reply(-32600, "JSON-RPC batches are not supported: send one message per line")
 		return
 	}
-	if !json.Valid(text) {
-		f.reply(-32700, "parse error: the line is not a JSON text: send one JSON-RPC message per line")
+	var syntax *json.SyntaxError
+	if err := json.Unmarshal(text, new(json.RawMessage)); errors.As(err, &syntax) {
+		if strings.Contains(syntax.Error(), "exceeded max depth") {
+			// Valid JSON, nested deeper than the SDK's decoder goes.
+			f.reply(-32600, fmt.Sprintf("invalid request: the message is nested more than %d deep (at byte offset %d); a catalog's arguments nest at most %d", maxDecoderDepth, syntax.Offset, catalog.MaxDepth))
+			return
+		}
+		f.reply(-32700, fmt.Sprintf("parse error: the line is not a JSON text: %v at byte offset %d: send one JSON-RPC message per line", syntax, syntax.Offset))
 		return
 	}
 	msg, err := jsonrpc.DecodeMessage(text)
@@ -239,19 +253,39 @@ func (f *lineFilter) next() {
 		f.reply(-32600, "invalid request: "+err.Error())
 		return
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() && !f.d.read(req.ID) {
+	req, _ := msg.(*jsonrpc.Request)
+	if req != nil && req.ID.IsValid() && !f.initialized && req.Method != "initialize" && req.Method != "ping" &&
+		!bytes.Contains(text, []byte(perRequestVersion)) {
+		// The SDK answers these with an error of code 0, which JSON-RPC
+		// does not define.
+		f.replyTo(req.ID, -32600, "invalid request: "+req.Method+" before initialize: a session starts with an initialize request (the MCP lifecycle)")
+		return
+	}
+	if req != nil && req.ID.IsValid() && !f.d.read(req.ID) {
 		f.reply(-32600, "invalid request: the id "+idText(req.ID)+" is that of a request not yet answered: give each request in flight its own id")
 		return
+	}
+	if req != nil && req.Method == "initialize" {
+		f.initialized = true
 	}
 	if f.line[len(f.line)-1] != '\n' {
 		f.line = append(f.line, '\n') // the last line of the stream
 	}
 }
 
+// perRequestVersion is the _meta key of a request of the sessionless
+// protocol, which needs no initialize.
+const perRequestVersion = `"io.modelcontextprotocol/protocolVersion"`
+
 // reply answers a line the SDK is not given, and drops the line.
-func (f *lineFilter) reply(code int, message string) {
+func (f *lineFilter) reply(code int, message string) { f.replyTo(jsonrpc.ID{}, code, message) }
+
+// replyTo is reply with the id of the request it answers.
+func (f *lineFilter) replyTo(id jsonrpc.ID, code int, message string) {
 	f.line = f.line[:0]
-	b := append([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":`), fmt.Sprint(code)...)
+	b := append([]byte(`{"jsonrpc":"2.0","id":`), idText(id)...)
+	b = append(b, `,"error":{"code":`...)
+	b = append(b, fmt.Sprint(code)...)
 	b = append(b, `,"message":`...)
 	b = catalog.AppendQuote(b, message)
 	f.w.writeOwn(append(b, "}}\n"...))
