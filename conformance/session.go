@@ -51,8 +51,8 @@ func (p *Port) Send(b []byte) error {
 			return err
 		}
 	}
-	if err := p.write(b); err != nil {
-		return p.fail(Crash, fmt.Sprintf("failed to write the request: %v", err))
+	if terr := p.write(b, "request"); terr != nil {
+		return terr
 	}
 	return nil
 }

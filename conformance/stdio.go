@@ -217,8 +217,8 @@ func (p *Port) ready() error {
 
 // request writes one request line, its newline included, to the port.
 func (p *Port) request(req []byte) error {
-	if err := p.write(req); err != nil {
-		return p.fail(Crash, fmt.Sprintf("failed to write the request: %v", err))
+	if terr := p.write(req, "request"); terr != nil {
+		return terr
 	}
 	return nil
 }
@@ -438,8 +438,8 @@ func (p *Port) start() error {
 	}
 
 	hello := fmt.Appendf(nil, `{"type":"hello","protocol":%q}`+"\n", Protocol)
-	if err := p.write(hello); err != nil {
-		return p.fatal(p.fail(Crash, fmt.Sprintf("failed to write the hello: %v", err)))
+	if terr := p.write(hello, "hello"); terr != nil {
+		return p.fatal(terr)
 	}
 	line, terr := p.readLine(p.startupTimeout(), "hello")
 	if terr != nil {
@@ -521,11 +521,20 @@ func parseHello(line []byte) (PortInfo, error) {
 	return info, nil
 }
 
-func (p *Port) write(b []byte) error {
+// write writes b, what the runner sends ("request", "hello"), to the port
+// and stops the port if it cannot: a port that does not read it within the
+// call timeout is a TIMEOUT, one whose input is closed a CRASH.
+func (p *Port) write(b []byte, what string) *TransportError {
 	pr := p.proc
 	_ = pr.stdin.SetWriteDeadline(time.Now().Add(p.callTimeout()))
 	_, err := pr.stdin.Write(b)
-	return err
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return p.fail(Timeout, fmt.Sprintf("the port did not read the %s (%d bytes) within the call timeout of %v: a port must read each line as it comes", what, len(b), p.callTimeout()))
+	}
+	return p.fail(Crash, fmt.Sprintf("failed to write the %s: %v", what, err))
 }
 
 // exitGrace is how long the runner still waits for a line after the port's

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"regexp"
@@ -48,6 +49,9 @@ func fakePort(behaviour string, trigger int64) int {
 			case "exit-startup":
 				fmt.Fprintln(os.Stderr, "fake port: cannot find my runtime")
 				return 7
+			case "stop-reading":
+				fmt.Fprintf(out, "%s\n", serveLine(line, target, info))
+				time.Sleep(time.Hour)
 			}
 		}
 		seq := int64(-1)
@@ -105,7 +109,7 @@ func fakeCommand(t *testing.T, behaviour string, seq int) *Port {
 	// Timeouts long enough that a loaded machine never reaches them, but
 	// for the port that hangs, whose call timeout is what the test is of.
 	callTimeout := time.Minute
-	if behaviour == "hang" {
+	if behaviour == "hang" || behaviour == "stop-reading" {
 		callTimeout = 3 * time.Second
 	}
 	return &Port{
@@ -209,6 +213,22 @@ func TestPortMisbehaviour(t *testing.T) {
 				t.Errorf("report is OK, want not OK: a case did not pass")
 			}
 		})
+	}
+}
+
+// TestPortStopsReading: a port that stops reading its input, so that a
+// line larger than the pipe holds cannot be written, is a TIMEOUT that says
+// so, not a CRASH.
+func TestPortStopsReading(t *testing.T) {
+	port := fakeCommand(t, "stop-reading", 0)
+	defer port.Close()
+	if _, err := port.Hello(); err != nil {
+		t.Fatal(err)
+	}
+	line := append(bytes.Repeat([]byte(" "), 4<<20), '\n')
+	te := asTransport(port.Send(line))
+	if te == nil || te.Status != Timeout || !strings.Contains(te.Message, "did not read the request (4194305 bytes) within the call timeout of 3s") {
+		t.Errorf("a 4 MiB line to a port that stopped reading: %+v, want a TIMEOUT saying the port did not read it", te)
 	}
 }
 
