@@ -6,9 +6,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -339,6 +341,32 @@ func TestMCPReload(t *testing.T) {
 // TestMCPDigestJQ recomputes every digest of the synthetic catalog as the
 // package documentation tells a third party to, with jq and SHA-256, and
 // compares it with the server's.
+// TestLoadHugeFile: a catalog file over the JSON layer's limit is refused
+// by its size, as that layer would refuse it, without reading it (a reload
+// of a replaced 1 GiB file allocated 32 MiB each time).
+func TestLoadHugeFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 30); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = Load(path, nil)
+	runtime.ReadMemStats(&after)
+	var ce *catalog.Error
+	if !errors.As(err, &ce) || ce.Code != catalog.InvalidJSON || !strings.Contains(ce.Detail, "1073741824 bytes, over the limit of 33554432") {
+		t.Fatalf("Load of a 1 GiB file: %v, want INVALID_JSON saying its size", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("Load allocated %d bytes to refuse a file by its size", n)
+	}
+}
+
 func TestMCPDigestJQ(t *testing.T) {
 	jq, err := exec.LookPath("jq")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 
@@ -62,7 +63,7 @@ func (s *Snapshot) Digest(name string) (string, bool) {
 // signature does not verify or is not a catalog signature for this file;
 // a *catalog.Error when the catalog breaks the contract.
 func Load(path string, keys []sign.PublicKey) (*Snapshot, error) {
-	data, err := readBounded(path, catalog.MaxInputBytes)
+	data, err := readCatalog(path)
 	if err != nil {
 		return nil, err
 	}
@@ -179,17 +180,42 @@ func str(v catalog.Value, key string) string {
 	return s
 }
 
-// readBounded reads a regular file of at most limit bytes; a larger one is
-// read to limit+1 bytes, so that the reader of its content (the JSON layer,
-// the signature parser) reports it as too large.
-func readBounded(path string, limit int64) ([]byte, error) {
-	f, info, err := regfile.Open(path) // a FIFO would block a reload, and every reload after it
-	if nr, ok := regfile.AsNotRegular(err); ok && !nr.Replaced {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s): give the catalog's file itself", regfile.Kind(nr.Mode))}
+// readCatalog reads the catalog file. One larger than the JSON text layer
+// takes is refused as that layer would refuse it, by its size, without
+// reading it: a reload of a replaced huge file costs nothing.
+func readCatalog(path string) ([]byte, error) {
+	f, info, err := openRegular(path)
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
+	if info.Size() > catalog.MaxInputBytes {
+		return nil, &catalog.Error{Code: catalog.InvalidJSON, Path: "$", Offset: catalog.MaxInputBytes,
+			Detail: fmt.Sprintf("the catalog file is %d bytes, over the limit of %d", info.Size(), catalog.MaxInputBytes)}
+	}
+	// A file that grows while it is read is read to one byte over the
+	// limit, which the JSON layer then refuses.
+	return regfile.ReadAll(f, make([]byte, 0, info.Size()+1), catalog.MaxInputBytes)
+}
+
+// readBounded reads a regular file of at most limit bytes; a larger one is
+// read to limit+1 bytes, so that the reader of its content (the signature
+// parser) reports it as too large.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, info, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	return regfile.ReadAll(f, make([]byte, 0, min(info.Size(), limit)+1), limit)
+}
+
+// openRegular opens a regular file, never a FIFO, which would block a
+// reload and every reload after it.
+func openRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, info, err := regfile.Open(path)
+	if nr, ok := regfile.AsNotRegular(err); ok && !nr.Replaced {
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s): give the catalog's file itself", regfile.Kind(nr.Mode))}
+	}
+	return f, info, err
 }
