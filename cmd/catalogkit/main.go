@@ -257,6 +257,9 @@ func (c *cli) printError(hint, format string, args ...any) {
 	// Messages quote paths, archive names and git's words: none of their
 	// control characters reaches the terminal.
 	fmt.Fprint(c.stderr, termsafe.PrintableLines(fmt.Sprintf("catalogkit: error: "+format+"\n", args...)))
+	if hint == "" {
+		hint = ioHint(args)
+	}
 	if hint != "" {
 		fmt.Fprintf(c.stderr, "hint: %s\n", hint)
 	}
@@ -350,4 +353,36 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, allowArgs bool) (code int, 
 		return c.usageError(usageHint(fs.Name()), "unexpected argument %q", fs.Arg(0)), false
 	}
 	return exitOK, true
+}
+
+// ioHint is the hint for an error among args that the operating system
+// gave, by its errno, for the messages that have no hint of their own.
+func ioHint(args []any) string {
+	for _, a := range args {
+		err, ok := a.(error)
+		if !ok {
+			continue
+		}
+		var errno syscall.Errno
+		if !errors.As(err, &errno) {
+			continue
+		}
+		switch errno {
+		case syscall.ENOSPC, syscall.EDQUOT:
+			return "the disk (or whatever the output goes to) is full: free some space, or write elsewhere"
+		case syscall.EACCES, syscall.EPERM:
+			return "permission denied: check the permissions of the file or folder named, or write elsewhere"
+		case syscall.EROFS:
+			return "the file system is read-only: write elsewhere"
+		case syscall.EISDIR:
+			return "a folder stands where a file is to be written: remove it, or choose another path"
+		case syscall.EEXIST, syscall.ENOTEMPTY:
+			return "a file or folder is already where this is to be written: remove it, or choose another path"
+		case syscall.ENOENT:
+			return "check the path: the file, or a folder on the way to it, does not exist"
+		case syscall.ENOTDIR:
+			return "a file stands where the path needs a folder: check the path"
+		}
+	}
+	return ""
 }

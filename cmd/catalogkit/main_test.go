@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"aead.dev/minisign"
@@ -171,5 +173,32 @@ func TestUsageHintNamesTheBinary(t *testing.T) {
 	}
 	if got, want := usageHint(""), "run './bin/catalogkit -h' to list the commands"; got != want {
 		t.Errorf("usageHint() = %q, want %q", got, want)
+	}
+}
+
+// TestIOHint: an I/O error without a hint of its own gets one from its
+// errno, wherever it is among the message's arguments; other errors get
+// none.
+func TestIOHint(t *testing.T) {
+	wrapped := func(errno syscall.Errno) error {
+		return fmt.Errorf("failed: %w", &os.PathError{Op: "rename", Path: "x", Err: errno})
+	}
+	tests := []struct {
+		args []any
+		want string
+	}{
+		{[]any{"x", wrapped(syscall.ENOSPC)}, "the disk (or whatever the output goes to) is full"},
+		{[]any{wrapped(syscall.EACCES)}, "permission denied"},
+		{[]any{wrapped(syscall.EROFS)}, "read-only"},
+		{[]any{wrapped(syscall.EEXIST)}, "already where this is to be written"},
+		{[]any{wrapped(syscall.EISDIR)}, "a folder stands where a file is to be written"},
+		{[]any{wrapped(syscall.ENOENT)}, "check the path"},
+		{[]any{errors.New("no errno")}, ""},
+		{[]any{"not an error", 3}, ""},
+	}
+	for _, tt := range tests {
+		if got := ioHint(tt.args); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("ioHint(%v) = %q, want %q", tt.args, got, tt.want)
+		}
 	}
 }

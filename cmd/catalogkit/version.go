@@ -179,7 +179,7 @@ func runVersion(c *cli, args []string) int {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	if _, err := fmt.Fprint(c.stdout, b.String()); err != nil {
-		return c.errorf("", "failed to write the versions: %v", err)
+		return c.cannotRun("", "failed to write the versions: %v", err)
 	}
 	return exitOK
 }
