@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/internal/regfile"
 	"github.com/catalogkit/catalogkit/internal/sign"
 )
 
@@ -38,7 +39,18 @@ func runSign(c *cli, args []string) int {
 	}
 	pw.warnReadable(c)
 	file := fset.Arg(0)
-	data, err := c.readInput(file)
+	// The signature goes beside the file, for whoever reads it later: a
+	// FIFO or a device has nothing to put it beside (and opening a FIFO
+	// would wait for a writer).
+	f, info, err := regfile.Open(file)
+	if nr, ok := regfile.AsNotRegular(err); ok {
+		return c.cannotRun("give the catalog's own file: its signature is written beside it, as FILE.minisig", "cannot sign %s", nr)
+	}
+	if err != nil {
+		return c.cannotRun("check the FILE path", "failed to read the catalog: %v", err)
+	}
+	data, err := regfile.ReadAll(f, make([]byte, 0, min(info.Size(), catalog.MaxInputBytes)+1), catalog.MaxInputBytes)
+	f.Close()
 	if err != nil {
 		return c.cannotRun("check the FILE path", "failed to read the catalog: %v", err)
 	}

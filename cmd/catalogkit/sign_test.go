@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/catalogkit/catalogkit/internal/skipreport"
 )
@@ -160,6 +162,32 @@ func TestPackSignUnderHook(t *testing.T) {
 		}
 		if !strings.Contains(string(data), want) || strings.Contains(string(data), otherCommit) {
 			t.Errorf("%s names commit %s of the hook's repository or not %s of the checkout packed:\n%s", file, otherCommit, want, data)
+		}
+	}
+}
+
+// TestSignNotRegular: sign refuses a FILE that is not a regular file (a
+// FIFO would wait for a writer, and there is nothing to put FILE.minisig
+// beside), with exit status 3, before it asks for the key.
+func TestSignNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "catalog.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	for _, file := range []string{fifo, dir} {
+		var stdout, stderr bytes.Buffer
+		done := make(chan int, 1)
+		go func() {
+			done <- run([]string{"sign", "--key", filepath.Join(dir, "no.key"), file}, strings.NewReader(""), &stdout, &stderr)
+		}()
+		select {
+		case code := <-done:
+			if code != exitCannotRun || !strings.Contains(stderr.String(), "not a regular file") {
+				t.Errorf("sign %s: exit %d, %s; want 3, not a regular file", file, code, stderr.String())
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("sign %s still waits after a minute", file)
 		}
 	}
 }
