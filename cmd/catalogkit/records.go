@@ -24,6 +24,13 @@ func runRecords(c *cli, args []string) int {
 		return code
 	}
 
+	// A catalog outside a repository is refused before it is read (a FIFO
+	// would wait for a writer first); a missing one is said as missing.
+	recorded, rerr := repoPath(*catalogFile)
+	outside := errors.Is(rerr, errOutsideRepository)
+	if _, err := os.Stat(*catalogFile); outside && err == nil {
+		return c.usageError(outsideHint, "%v", rerr)
+	}
 	data, err := c.readInput(*catalogFile)
 	if err != nil {
 		hint := "check the --catalog path"
@@ -32,12 +39,11 @@ func runRecords(c *cli, args []string) int {
 		}
 		return c.cannotRun(hint, "failed to read catalog: %v", err)
 	}
-	recorded, err := repoPath(*catalogFile)
-	if errors.Is(err, errOutsideRepository) {
-		return c.usageError("the records name the catalog by its path from the repository root (the folder with go.mod)", "%v", err)
-	}
-	if err != nil {
-		return c.cannotRun("", "%v", err)
+	switch {
+	case outside:
+		return c.usageError(outsideHint, "%v", rerr)
+	case rerr != nil:
+		return c.cannotRun("", "%v", rerr)
 	}
 	set, err := records.Generate(data, recorded)
 	if err != nil {
@@ -90,6 +96,9 @@ func runRecords(c *cli, args []string) int {
 	}
 	return exitOK
 }
+
+// outsideHint says why records refuses a catalog outside a repository.
+const outsideHint = "the records name the catalog by its path from the repository root (the folder with go.mod)"
 
 // tempPattern is the name pattern of the temporary file that records.Set.Write
 // writes for the file name before renaming it into place.
