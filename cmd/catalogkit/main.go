@@ -359,30 +359,24 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, allowArgs bool) (code int, 
 // gave, by its errno, for the messages that have no hint of their own.
 func ioHint(args []any) string {
 	for _, a := range args {
-		err, ok := a.(error)
-		if !ok {
-			continue
-		}
 		var errno syscall.Errno
-		if !errors.As(err, &errno) {
-			continue
-		}
-		switch errno {
-		case syscall.ENOSPC, syscall.EDQUOT:
-			return "the disk (or whatever the output goes to) is full: free some space, or write elsewhere"
-		case syscall.EACCES, syscall.EPERM:
-			return "permission denied: check the permissions of the file or folder named, or write elsewhere"
-		case syscall.EROFS:
-			return "the file system is read-only: write elsewhere"
-		case syscall.EISDIR:
-			return "a folder stands where a file is to be written: remove it, or choose another path"
-		case syscall.EEXIST, syscall.ENOTEMPTY:
-			return "a file or folder is already where this is to be written: remove it, or choose another path"
-		case syscall.ENOENT:
-			return "check the path: the file, or a folder on the way to it, does not exist"
-		case syscall.ENOTDIR:
-			return "a file stands where the path needs a folder: check the path"
+		if err, ok := a.(error); ok && errors.As(err, &errno) && errnoHints[errno] != "" {
+			return errnoHints[errno]
 		}
 	}
 	return ""
+}
+
+// errnoHints are ioHint's hints.
+var errnoHints = map[syscall.Errno]string{
+	syscall.ENOSPC:    "the disk (or whatever the output goes to) is full: free some space, or write elsewhere",
+	syscall.EDQUOT:    "the disk (or whatever the output goes to) is full: free some space, or write elsewhere",
+	syscall.EACCES:    "permission denied: check the permissions of the file or folder named, or write elsewhere",
+	syscall.EPERM:     "permission denied: check the permissions of the file or folder named, or write elsewhere",
+	syscall.EROFS:     "the file system is read-only: write elsewhere",
+	syscall.EISDIR:    "a folder stands where a file is to be written: remove it, or choose another path",
+	syscall.EEXIST:    "a file or folder is already where this is to be written: remove it, or choose another path",
+	syscall.ENOTEMPTY: "a file or folder is already where this is to be written: remove it, or choose another path",
+	syscall.ENOENT:    "check the path: the file, or a folder on the way to it, does not exist",
+	syscall.ENOTDIR:   "a file stands where the path needs a folder: check the path",
 }
