@@ -51,6 +51,9 @@ func runKeygen(c *cli, args []string) int {
 
 	opts := sign.KeyOptions{Unencrypted: *unencrypted}
 	if !*unencrypted {
+		if err := sign.CheckScryptMemory(sign.ScryptMemory); err != nil {
+			return c.memoryError(err)
+		}
 		p, err := pw.source("Password for the new secret key: ", true)()
 		if err != nil {
 			return c.passwordError(err)
@@ -76,7 +79,11 @@ func runKeygen(c *cli, args []string) int {
 	case <-ctx.Done():
 		return signalled()
 	}
-	if r.err != nil {
+	var me *sign.MemoryError
+	switch {
+	case errors.As(r.err, &me):
+		return c.memoryError(r.err)
+	case r.err != nil:
 		return c.cannotRun("", "failed to generate a key: %v", r.err)
 	}
 	secret, public, err := sign.WriteKeyPair(*out, r.kp)
@@ -164,6 +171,11 @@ func (c *cli) passwordError(err error) int {
 		return c.cannotRun("", "%v", err)
 	}
 	return c.usageError("give the password on the first line of --password-file or --password-fd, or run on a terminal", "%v", err)
+}
+
+// memoryError reports a *sign.MemoryError: exit status 3.
+func (c *cli) memoryError(err error) int {
+	return c.cannotRun("raise the limit (ulimit -v, or the container's memory limit) to let scrypt run, or use a key made with keygen --unencrypted where the key file itself is the secret (CI)", "%v", err)
 }
 
 // isDir reports whether path names a folder (a link to one included).

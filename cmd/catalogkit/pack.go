@@ -180,9 +180,12 @@ func (c *cli) readSecretKey(ctx context.Context, path string, pw passwordFlags) 
 		return nil, 0
 	}
 	var se *sign.Error
+	var me *sign.MemoryError
 	switch {
 	case r.err == nil:
 		return r.key, 0
+	case errors.As(r.err, &me):
+		return nil, c.memoryError(r.err)
 	case errors.As(r.err, &se) && se.Code == sign.CodePassword:
 		return nil, c.usageError("give the password the key was made with", "%v", r.err)
 	case errors.As(r.err, &se):

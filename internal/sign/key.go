@@ -120,7 +120,9 @@ type PasswordFunc func() (string, error)
 
 // ParseSecretKey reads a minisign secret key file. If the key is encrypted,
 // it calls password once and decrypts the key; a nil password is then a
-// [CodePassword] refusal. name says where the key came from.
+// [CodePassword] refusal, and a process too limited in memory for scrypt a
+// *[MemoryError], before password is called. name says where the key came
+// from.
 func ParseSecretKey(name string, data []byte, password PasswordFunc) (*SecretKey, error) {
 	raw, err := keyLine(name, data)
 	if err != nil {
@@ -145,6 +147,12 @@ func ParseSecretKey(name string, data []byte, password PasswordFunc) (*SecretKey
 	case kdfScrypt:
 		if password == nil {
 			return nil, errorf(CodePassword, "%s is encrypted and no password source was given", name)
+		}
+		// The key's header holds scrypt's memory limit (1 GiB for minisign's
+		// keys), after the KDF algorithm, the checksum algorithm, the salt
+		// and the operations limit.
+		if err := CheckScryptMemory(int64(min(binary.LittleEndian.Uint64(raw[46:54]), 1<<40))); err != nil {
+			return nil, err
 		}
 		pw, err := password()
 		if err != nil {
@@ -179,13 +187,19 @@ type KeyPair struct {
 
 // GenerateKey makes a new Ed25519 key pair from the operating system's random
 // source. Encrypting the secret key costs about a second of CPU and 1 GiB of
-// memory (minisign's "sensitive" scrypt parameters), as every use of it does.
+// memory (minisign's "sensitive" scrypt parameters), as every use of it does;
+// a process too limited in memory for it gets a *[MemoryError].
 func GenerateKey(opts KeyOptions) (*KeyPair, error) {
 	switch {
 	case opts.Unencrypted && opts.Password != "":
 		return nil, errorf(CodePassword, "a password was given for an unencrypted key")
 	case !opts.Unencrypted && opts.Password == "":
 		return nil, errorf(CodePassword, "empty password: give one, or ask for an unencrypted key")
+	}
+	if !opts.Unencrypted {
+		if err := CheckScryptMemory(ScryptMemory); err != nil {
+			return nil, err
+		}
 	}
 	pub, priv, err := minisign.GenerateKey(nil)
 	if err != nil {
