@@ -24,8 +24,12 @@ test-cost: ## the wall time and peak memory of 'make test', its whole process tr
 	$(GO) build -o bin/peakmem ./internal/peakmem
 	bin/peakmem $(if $(TEST_COST_OUT),-out $(TEST_COST_OUT)) -- $(MAKE) --no-print-directory test
 
+# CGO_ENABLED=0: a static binary, and one that reserves about 450 MB less
+# address space (no C library malloc arenas and thread stacks): under a cap
+# such as ulimit -v 2000000, conform against the Python port ran out of
+# memory 1 time in 3 built with cgo, 0 in 5 without.
 build: ## build bin/catalogkit
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/catalogkit ./cmd/catalogkit
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/catalogkit ./cmd/catalogkit
 
 records: ## regenerate records/: the five records and index.html
 	$(GO) run ./cmd/catalogkit records
