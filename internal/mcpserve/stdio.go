@@ -28,6 +28,9 @@ const drainTimeout = 30 * time.Second
 // the text layer and get its own error.
 const MaxMessageBytes = catalog.MaxInputBytes + 64<<10
 
+// maxDecoderDepth is how deep encoding/json, and so the SDK, reads.
+const maxDecoderDepth = 10000
+
 // ServeStdio serves one client on in and out (newline-delimited JSON-RPC)
 // until in ends or ctx does. When in ends, every request already read is
 // answered before the connection closes (the SDK alone would drop them),
@@ -62,9 +65,6 @@ type drain struct {
 	inFlight map[jsonrpc.ID]bool
 	writing  int
 }
-
-// maxDecoderDepth is how deep encoding/json, and so the SDK, reads.
-const maxDecoderDepth = 10000
 
 // kind tells a JSON-RPC request (an id and a method) and a response (an id
 // and a result or error) from anything else, and returns its id. It reads
