@@ -30,6 +30,7 @@ const (
 	citeCalls     = `PROTOCOL.md "Calls"`
 	citeEvery     = `PROTOCOL.md "Every line gets one reply"`
 	citeMutate    = `PROTOCOL.md "CALL objects"`
+	citeNoState   = `PROTOCOL.md "Timeouts and failures"` // "A port holds no state between calls"
 )
 
 const helloLine = `{"type":"hello","protocol":"catalogkit-conformance/1"}`
@@ -130,6 +131,16 @@ func protocolTable() []genProtocol {
 		add("type."+m.name, fmt.Sprintf("A message with %s gets an error line with its readable seq", m.what), citeEvery, false,
 			bad(m.msg, errorOf("13")), goOn("14"))
 	}
+	for _, m := range []struct{ name, seq, want, what string }{
+		{"zero", "0", "null", "0, not a positive integer: seq null"},
+		{"negative", "-3", "null", "-3, not a positive integer: seq null"},
+		{"fraction", "13.0", "null", "13.0, not an integer literal: seq null"},
+		{"max-safe-plus-one", "9007199254740993", "9007199254740993", "2^53 + 1: echoed exactly, never through a float"},
+		{"forty-digits", "1234567890123456789012345678901234567890", "1234567890123456789012345678901234567890", "40 digits: echoed exactly"},
+	} {
+		add("type.unknown.seq-"+m.name, fmt.Sprintf("An unknown type with seq %s", m.what), citeEvery, false,
+			bad(`{"type":"bye","seq":`+m.seq+`}`, errorOf(m.want)), goOn("15"))
+	}
 
 	// Calls that are not calls.
 	for _, c := range []struct{ name, call, what string }{
@@ -180,6 +191,10 @@ func protocolTable() []genProtocol {
 		bad(helloLine, helloReply), genLine{line: oneLine(callWith("2", discoverAll)), end: "none", expect: replyOf("2", emptyResult)})
 	add("last-line.no-newline-refused", "A last line with no newline that the text layer refuses gets its refusal, then the port exits with status 0", citeTransport+"; "+citeEvery, true,
 		bad(helloLine, helloReply), genLine{line: oneLine(`{"type":"call","seq":2,"call":` + discoverAll), end: "none", expect: replyOf("2", `{"error": "INVALID_JSON"}`)})
+	add("last-line.blank-no-newline", "A last line of white space with no newline is a line: an error line with seq null, then the port exits with status 0", citeTransport+"; "+citeEvery, true,
+		bad(helloLine, helloReply), genLine{line: oneLine(" "), end: "none", expect: errorOf("null")})
+	add("last-line.error-line", "A session whose last reply is an error line still ends with exit status 0", citeTransport, true,
+		bad(helloLine, helloReply), bad(`{"type":"bye"}`, errorOf("null")))
 
 	// Rule 2: refused lines, whose seq is read only from the runner's
 	// prefix.
@@ -187,6 +202,8 @@ func protocolTable() []genProtocol {
 		bad(callWith("51", discoverAll)+" x", replyOf("51", `{"error": "INVALID_JSON"}`)), goOn("52"))
 	add("refused.seq-readable-big", "A refused line's seq is read and echoed exactly, whatever its size", citeEvery, false,
 		bad(callWith("90071992547409931", `{"op":"discover","catalog":[],"family":"all","family":"x"}`), replyOf("90071992547409931", `{"error": "INVALID_JSON"}`)))
+	add("refused.seq-readable-huge", "A refused line's seq of 30 digits, beyond every fixed-size integer, is read and echoed exactly", citeEvery, false,
+		bad(callWith("123456789012345678901234567890", `{"op":"discover","catalog":[],"family":"all","family":"x"}`), replyOf("123456789012345678901234567890", `{"error": "INVALID_JSON"}`)))
 	for _, r := range []struct{ name, line, what string }{
 		{"other-order", `{"seq":53,"type":"call","call":{},"call":{}}`, "whose members come in another order"},
 		{"leading-space", ` {"type":"call","seq":53,"call":{},"call":{}}`, "that starts with a space"},
@@ -194,12 +211,43 @@ func protocolTable() []genProtocol {
 		{"seq-leading-zero", `{"type":"call","seq":053,"call":{}}`, "whose seq has a leading zero"},
 		{"spaced", `{"type": "call", "seq": 53, "call": {}, "call": {}}`, "written with spaces"},
 		{"bom", "\ufeff" + `{"type":"call","seq":53,"call":{}}`, "after a byte order mark"},
+		{"seq-fraction", `{"type":"call","seq":53.5,"call":{},"call":{}}`, "whose seq 53.5 is not followed by a comma"},
+		{"seq-exponent", `{"type":"call","seq":1e2,"call":{},"call":{}}`, "whose seq 1e2 is not an integer followed by a comma"},
 	} {
 		add("refused.seq-unreadable."+r.name, fmt.Sprintf("A refused line %s does not start with the runner's prefix: an error line with seq null", r.what), citeEvery, false,
 			bad(r.line, errorOf("null")), goOn("54"))
 	}
 	add("refused.before-hello", "A refused line before the hello is refused as any line (the text layer decides first), and the hello still works", citeEvery, true,
 		bad(`{"type":"call","seq":5,"call":{},"call":{}}`, replyOf("5", `{"error": "INVALID_JSON"}`)), bad(helloLine, helloReply), goOn("6"))
+
+	// No state between calls: the same catalog or arguments again, in
+	// another form, get their own answer.
+	toolWith := func(effect, fields string) string {
+		return `[{"name":"t","family":"x","effect":"` + effect + `","enabled":true,"fields":{` + fields + `}}]`
+	}
+	discoverX := func(cat string) string { return `{"op":"discover","catalog":` + cat + `,"family":"x"}` }
+	described := func(effect, properties, required string) string {
+		return `[{"name": "t", "family": "x", "effect": "` + effect + `", "inputSchema": {"type": "object", "properties": {` + properties + `}, "required": [` + required + `], "additionalProperties": false}, "executes": false}]`
+	}
+	fieldA, fieldB := `"a":{"type":"string","required":true,"max_length":5}`, `"b":{"type":"integer","required":false,"max_length":5}`
+	schemaA, schemaB := `"a": {"type": "string", "maxLength": 5}`, `"b": {"type": "integer"}`
+	add("state.field-order", "The same tool with its fields in another order is described in that order: nothing is cached by the fields' set", citeNoState+"; "+citeCalls, false,
+		bad(callWith("81", discoverX(toolWith("read", fieldA+","+fieldB))), replyOf("81", `{"result": `+described("read", schemaA+", "+schemaB, `"a"`)+`}`)),
+		bad(callWith("82", discoverX(toolWith("read", fieldB+","+fieldA))), replyOf("82", `{"result": `+described("read", schemaB+", "+schemaA, `"a"`)+`}`)))
+	add("state.effect", "The same tool name with another effect is described with that effect: nothing is cached by name", citeNoState+"; "+citeCalls, false,
+		bad(callWith("83", discoverX(toolWith("read", ""))), replyOf("83", `{"result": `+described("read", "", "")+`}`)),
+		bad(callWith("84", discoverX(toolWith("change", ""))), replyOf("84", `{"result": `+described("change", "", "")+`}`)))
+	fieldN := `"n":{"type":"integer","required":true,"max_length":5}`
+	validateN := func(args string) string {
+		return `{"op":"validate_arguments","catalog":` + toolWith("read", fieldN) + `,"name":"t","arguments":` + args + `}`
+	}
+	add("state.true-after-one", `Arguments {"n": true} after {"n": 1} are refused: true is not 1, whatever a cache keyed by value equality says`, citeNoState+"; "+citeCalls, false,
+		bad(callWith("85", validateN(`{"n":1}`)), replyOf("85", `{"result": {"name": "t", "arguments": {"n": 1}, "shape_valid": true, "authorized": false, "executed": false}}`)),
+		bad(callWith("86", validateN(`{"n":true}`)), replyOf("86", code("INVALID_ARGUMENT_VALUE"))))
+	add("state.mutate-empty-required", `A mutate_and_repeat of a tool with no fields changes neither its second result nor a later call's "required": []`, citeNoState+"; "+citeMutate, false,
+		bad(callWith("87", `{"op":"mutate_and_repeat","call":`+discoverX(toolWith("read", ""))+`}`),
+			replyOf("87", `{"result": {"first": `+described("read", "", "")+`, "second": `+described("read", "", "")+`, "catalog": `+toolWith("read", "")+`, "arguments": null}}`)),
+		bad(callWith("88", discoverX(toolWith("read", ""))), replyOf("88", `{"result": `+described("read", "", "")+`}`)))
 
 	// The line limit: 32 MiB, counted without the "\n" and with a "\r".
 	// The family is filled with fill, a 1-byte or a 2-byte character.

@@ -113,16 +113,16 @@ func TestProtocolLevelCatches(t *testing.T) {
 	}{
 		{"float seq", serve(func(line, reply string) string {
 			return strings.Replace(reply, `"seq":9007199254740993,`, `"seq":9007199254740992,`, 1)
-		}), []string{"protocol.seq.max-safe-plus-one"}, "a seq passed through a float64 is echoed wrong"},
+		}), []string{"protocol.seq.max-safe-plus-one", "protocol.type.unknown.seq-max-safe-plus-one"}, "a seq passed through a float64 is echoed wrong"},
 		{"silent on empty lines", serve(func(line, reply string) string {
 			if strings.TrimSpace(line) == "" {
 				return `{"type":"reply","seq":1,"outcome":{"result":[]}}`
 			}
 			return reply
-		}), []string{"protocol.blank."}, "an empty line must get an error line"},
+		}), []string{"protocol.blank.", "protocol.last-line.blank-no-newline"}, "an empty line must get an error line"},
 		{"echoes discover's arguments", serve(func(line, reply string) string {
 			return strings.Replace(reply, `"arguments":null`, `"arguments":{"tab_id":1}`, 1)
-		}), []string{"protocol.mutate-and-repeat.discover-with-arguments"}, "discover has no arguments to echo"},
+		}), []string{"protocol.mutate-and-repeat.discover-with-arguments", "protocol.state.mutate-empty-required"}, "discover has no arguments to echo"},
 	}
 	for _, tt := range tests {
 		rep := &Report{Cases: []*CaseResult{}}

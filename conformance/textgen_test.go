@@ -162,6 +162,7 @@ func textTable() []genCase {
 		{"negative-zero-fraction", "-0.0", false, false, "-0.0, not an integer literal"},
 		{"fraction", "16.0", false, false, "16.0, an integral value that is not an integer literal"},
 		{"fraction-exponent", "123.456e-789", false, false, "123.456e-789"},
+		{"exponent-leading-zero", "1e05", false, false, "1e05 (an exponent may have leading zeros), not an integer literal"},
 		{"max-safe-plus-one", "9007199254740993", true, false, "2^53 + 1, exactly"},
 		{"big-negative", "-" + digits400, true, false, "a 400-digit negative integer"},
 		{"huge-exponent-upper", "1E400", false, false, "1E400, beyond every float"},
@@ -229,10 +230,14 @@ func textTable() []genCase {
 		{"escaped-nul", `a\u0000b`, `"a\u0000b"`, `an escaped NUL (\u0000)`},
 		{"escaped-noncharacter", `a\uFDD0b`, `"a\ufdd0b"`, `an escaped noncharacter (\uFDD0), which is a code point`},
 		{"raw-noncharacter", "a\U0010FFFEb", `"a\udbff\udffeb"`, "a raw noncharacter U+10FFFE, which is a code point"},
+		{"escaped-unit-separator", `a\u001fb`, `"a\u001fb"`, `an escaped U+001F (\u001f), the last control character, which the reply must escape too`},
+		{"escaped-backslash-u", `\u005cnb`, `"\\nb"`, `"\u005cn": an escaped backslash, then the letter n, not an escape (decoded once)`},
 	} {
 		add("string."+v.name+".arguments", fmt.Sprintf("A string argument holding %s is read: 3 code points", v.what), citeString+citeArgValue,
 			argsLine(tx(`{"tab_id":1,"format":"`+v.text+`"}`)), validated(`{"tab_id": 1, "format": `+v.want+`}`))
 	}
+	add("string.nul-counted.arguments", `A string argument of 21 code points, the second U+0000, is over format's 16: the NUL is a code point like any other`, citeString+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":"a\u0000bcdefghijklmnopqrst"}`)), code("INVALID_ARGUMENT_VALUE"))
 	add("key.empty.arguments", `An empty key "" is a key: read, and not a field (INVALID_ARGUMENT_KEYS)`, citeString+citeArgKeys,
 		argsLine(tx(`{"tab_id":1,"":1}`)), code("INVALID_ARGUMENT_KEYS"))
 	add("key.escaped-nul.arguments", `A key holding an escaped NUL is a key: read, and not a field (INVALID_ARGUMENT_KEYS)`, citeString+citeArgKeys,
@@ -377,6 +382,7 @@ func textTable() []genCase {
 		{"large-object.arguments", `{"k1":1,"k2":1,"k3":1,"k4":1,"k5":1,"k6":1,"k7":1,"k8":1,"k9":1,"tab_id":1,"k10":2}`, `"k1" to "k10" in an object of 11 members`},
 		{"unnormalized.arguments", `{"tab_id":1,"\u00e9":1,"e\u0301":2}`, `"\u00e9" and "e\u0301" (the same text once normalized; keys are never normalized)`},
 		{"after-nul.arguments", `{"tab_id":1,"a":1,"a\u0000b":2}`, `"a" and "a\u0000b" (a key does not end at U+0000)`},
+		{"hash-collision.arguments", `{"tab_id":1,"Aa":1,"BB":2}`, `"Aa" and "BB" (the same Java hashCode; keys are compared code point by code point)`},
 	} {
 		add("distinct-key."+d.name, fmt.Sprintf("Keys %s are different keys: read (the unknown one is INVALID_ARGUMENT_KEYS)", d.what), citeDup+citeArgKeys,
 			argsLine(tx(d.args)), code("INVALID_ARGUMENT_KEYS"))
@@ -431,6 +437,8 @@ func textTable() []genCase {
 		{"continuation", "", "\x80", "A stray continuation byte (80) is refused"},
 		{"overlong-three", "", "\xe0\x80\xaf", "A three-byte overlong encoding (E0 80 AF) is refused"},
 		{"surrogate-pair", "", "\xed\xa0\xbd\xed\xb8\x80", "A surrogate pair encoded in UTF-8 (CESU-8: ED A0 BD ED B8 80 for U+1F600) is refused, not read as U+1F600"},
+		{"overlong-c1", "", "\xc1\xa1", `An overlong encoding led by C1 (C1 A1 for "a") is refused: C1, like C0, never starts a valid sequence`},
+		{"overlong-four", "", "\xf0\x81\x81\x81", `A four-byte overlong encoding (F0 81 81 81 for "A") is refused`},
 	} {
 		add("utf8."+u.name, u.what, citeUTF8, argsLine(tx(`{"tab_id":1,"format":"`+u.pre+u.bytes+`"}`)), refused)
 	}
@@ -458,6 +466,12 @@ func textTable() []genCase {
 		catLine(catalogWith(`"enabled":true`, `"enabled":false`)), code("TOOL_NOT_AVAILABLE_IN_FAMILY"))
 	add("literal.null.catalog", `"enabled": null is read, and is not a boolean: INVALID_METADATA`, citeLiteral+citeCatMeta,
 		catLine(catalogWith(`"enabled":true`, `"enabled":null`)), code("INVALID_METADATA"))
+	add("literal.null-required.catalog", `"required": null is read, and is not a boolean: INVALID_SPEC (null is not false)`, citeLiteral+"; §5 C7 (required)",
+		catLine(catalogWith(`"required":false`, `"required":null`)), code("INVALID_SPEC"))
+	add("string.effect-substring.catalog", `An effect "ead", a part of "read", is not "read" or "change": INVALID_METADATA`, citeString+"; §5 C5 (effect)",
+		catLine(catalogWith(`"effect":"read"`, `"effect":"ead"`)), code("INVALID_METADATA"))
+	add("order.unknown-tool-before-arguments", `Arguments that are not an object for a name no enabled tool has: the tool is looked up first (V3, TOOL_NOT_AVAILABLE_IN_FAMILY), before the arguments (V4)`, "SPEC.md §7 V3, V4 (order)",
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"name":"page.print","arguments":[]}}`)}, code("TOOL_NOT_AVAILABLE_IN_FAMILY"))
 
 	// Structure.
 	for _, s := range []struct{ name, args, what string }{
@@ -525,6 +539,10 @@ func textTable() []genCase {
 		argsLine(tx(`{"tab_id":1,"format":`), rep(`{"a":`, 60), tx("{}"), rep("}", 60), tx("}")), code("INVALID_ARGUMENT_VALUE"))
 	add("depth.objects-over-limit", "Objects nested to 65 are refused", citeDepth,
 		argsLine(tx(`{"tab_id":1,"format":`), rep(`{"a":`, 61), tx("{}"), rep("}", 61), tx("}")), refused)
+	add("depth.brackets-in-string", "Brackets inside a string add no depth: 70 of them are a string, too long for format (INVALID_ARGUMENT_VALUE), not nesting", citeDepth+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":"`), rep("[", 70), tx(`"}`)), code("INVALID_ARGUMENT_VALUE"))
+	add("depth.after-escaped-backslash", `Nesting at 65 after a string ending in an escaped backslash ("a\\") is refused: the string ends at its quote`, citeDepth,
+		argsLine(tx(`{"tab_id":1,"format":"a\\","x":`), rep("[", 62), rep("]", 62), tx("}")), refused)
 	add("depth.mixed-over-limit", "Arrays and objects nested alternately to 65 are refused: both count", citeDepth,
 		argsLine(tx(`{"tab_id":1,"format":`), rep(`[{"a":`, 31), tx("0"), rep("}]", 31), tx("}")), refused)
 	specAt := strings.Index(textCatalog, `"max_length":16`)

@@ -559,7 +559,7 @@ func (g *gen) value(f field, fits bool) *node {
 			return number(oneOf(g, "0", "-0", "7", "-12", "20000", "9007199254740993", "9007199254740992", "18446744073709551616",
 				strings.Repeat("9", 40), "-"+strings.Repeat("1", 23), "1"+strings.Repeat("0", 40)))
 		}
-		return number(oneOf(g, "1.0", "1e2", "1E2", "-0.0", "0.5", "1e400", "1.5e-3", "-1.0", "10e0"))
+		return number(oneOf(g, "1.0", "1e2", "1E2", "-0.0", "0.5", "1e400", "1.5e-3", "-1.0", "10e0", "1e05"))
 	}
 	if fits {
 		return boolean(g.p(0.5))
@@ -608,7 +608,7 @@ func (g *gen) text(n int) *node {
 		case 5:
 			u = escaped(rune(oneOf(g, 0xE9, 0x41, 0x2028, 0xFEFF, 0x3042, 0x7F)))
 		case 6:
-			u = oneOf(g, `\n`, `\t`, `\"`, `\\`, `\/`, `\u0000`, `\b`)
+			u = oneOf(g, `\n`, `\t`, `\"`, `\\`, `\/`, `\u0000`, `\b`, `\u001f`, `\u005c`)
 		}
 		s.units = append(s.us(), u)
 	}

@@ -40,7 +40,8 @@ func (g *gen) textMutation(call *node) {
 	case 2: // invalid UTF-8
 		s := strs[g.n(len(strs))]
 		s.units = insert(g, s.us(), oneOf(g, "\xff", "\xc3", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\x80",
-			"\xed\xa0\xbd\xed\xb8\x80")) // the last: CESU-8, a surrogate pair as two 3-byte sequences
+			"\xed\xa0\xbd\xed\xb8\x80",      // CESU-8, a surrogate pair as two 3-byte sequences
+			"\xc1\xa1", "\xf0\x81\x81\x81")) // overlong forms led by C1 and F0
 	case 3: // nesting at the limit of the whole line, or one over
 		nest := array(number("1"))
 		place(g, inner, nest)
@@ -48,6 +49,12 @@ func (g *gen) textMutation(call *node) {
 		// The line is {"type":"call","seq":N,"call":CALL}: the message is
 		// depth 1, so a value inside the call at k containers below the
 		// call's root sits at depth 1 + k.
+		if g.p(0.3) {
+			// A string ending in an escaped backslash before the nesting:
+			// a scanner that takes its closing quote, after \\, for an escaped one loses its place.
+			inner.keys = append([]*node{str("note")}, inner.keys...)
+			inner.vals = append([]*node{str(`a\`)}, inner.vals...)
+		}
 		target := oneOf(g, 64, 65, 63)
 		for d := 1 + above + 1; d < target; d++ {
 			nest.items = []*node{array(nest.items...)}
@@ -55,10 +62,10 @@ func (g *gen) textMutation(call *node) {
 	case 4: // a huge number literal, or another valid extreme
 		place(g, inner, number(oneOf(g, "1e999999999", "-1e-999999999", strings.Repeat("7", 400), "-"+strings.Repeat("3", 310)+".5",
 			"123456789012345678901234567890.5", "1"+strings.Repeat("0", 400), "-0", "0e0", "1E+2", "-0.0e-0", "1e400",
-			strings.Repeat("9", 5001)))) // over the 4300 digits Python's int() takes by default
+			strings.Repeat("9", 5001), "1e05"))) // 5001 digits: over the 4300 Python's int() takes by default
 	case 5: // two keys equal only to a reader that normalizes or stops at U+0000
 		obj := objects[g.n(len(objects))]
-		pair := oneOf(g, [2]string{"\u00e9", "e\u0301"}, [2]string{"a", "a\u0000b"}, [2]string{"tab_id", "tab_id\u0000"}, [2]string{"Q", "q"})
+		pair := oneOf(g, [2]string{"\u00e9", "e\u0301"}, [2]string{"a", "a\u0000b"}, [2]string{"tab_id", "tab_id\u0000"}, [2]string{"Q", "q"}, [2]string{"Aa", "BB"})
 		for _, k := range pair {
 			if obj.get(k) == nil {
 				obj.set(k, oneOf(g, number("1"), str("x"), boolean(true)))
@@ -122,7 +129,8 @@ var (
 	numberNearMisses = []string{"01", "-01", "00", "+1", ".5", "5.", "-", "1e", "1E+", "1e-", "--1", "-+1", "0x1F", "0X10", "Infinity", "-Infinity",
 		"NaN", "1.e5", "1.5e", "1_000", "\u0661"}
 	stringBreaks = []string{`\x41`, `\x`, `\'`, `\U0041`, `\u12`, `\u12G4`, `\u`, `\uD83D\uDE00`, `\u00E9`, `\u00e9`, `\uDBFF\uDFFF`,
-		`\ude00\ud83d`, `\ud83d\ud83d`, `\udc00`, `\ud800\u0041`, "\t", "\x01", "\x1f", "\x00", "\r", "\x7f", `\a`, `\0`, `\/`}
+		`\ude00\ud83d`, `\ud83d\ud83d`, `\udc00`, `\ud800\u0041`, "\t", "\x01", "\x1f", "\x00", "\r", "\x7f", `\a`, `\0`, `\/`,
+		`\u005cn`, strings.Repeat("[", 70)}
 	whiteSpaces     = []string{" ", "\t", "\r", "\f", "\v", "\u00a0", "\u2028", "\ufeff", "\u0085", "\u3000"}
 	structureBreaks = []string{"tru", "True", "nul", "NULL", "fals", "[1,]", `{"a":1,}`, "[1 2]", `{"a" 1}`, `{"a":1 "b":2}`, "'x'", `{'a':1}`,
 		"[1]/*c*/", "/*c*/1", "[1", `{"a":1`, `{"a"}`, `{1:2}`, "[,1]", "[1,,2]", `"\u0041`, "undefined"}
