@@ -116,6 +116,29 @@ def default_absent(member, value):
     catalog_port.perform = perform
 
 
+def main_loop(reply, end_status=lambda: 0):
+    """main_loop replaces the port's main with the same loop over stdin, in
+    which reply(session, raw, ended) returns the reply to one line (raw
+    without its newline; ended when it had none, at the end of input) or
+    None for no reply at all, and end_status() is the exit status once the
+    input ends: the broken ports whose bug is in that loop."""
+    def main():
+        stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+        sys.stdout = sys.stderr  # only protocol lines go to stdout
+        session = catalog_port.Session()
+        while True:
+            raw = stdin.readline()
+            if not raw:
+                return end_status()
+            ended = not raw.endswith(b"\n")
+            r = reply(session, raw if ended else raw[:-1], ended)
+            if r is not None:
+                stdout.write(catalog_port.encode(r).encode("ascii") + b"\n")
+                stdout.flush()
+
+    catalog_port.main = main
+
+
 def serve(name):
     """serve runs the port when the broken port's file is run as a script."""
     if name == "__main__":

@@ -1,28 +1,22 @@
 #!/usr/bin/env python3
 # BROKEN: exits with status 1 at the end of input when the last line it answered got an error line (its exit status is that of the last line).
+
 import sys
 
-sys.dont_write_bytecode = True
-from _patch import catalog_port, serve  # noqa: E402
+sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
+from _patch import main_loop, serve  # noqa: E402
 
 
-def main():
-    stdin = sys.stdin.buffer
-    stdout = sys.stdout.buffer
-    sys.stdout = sys.stderr
-    session = catalog_port.Session()
-    status = 0
-    while True:
-        raw = stdin.readline()
-        if not raw:
-            return status
-        if raw.endswith(b"\n"):
-            raw = raw[:-1]
-        reply = session.handle(raw)
-        status = 1 if reply.get("type") == "error" else 0
-        stdout.write(catalog_port.encode(reply).encode("ascii") + b"\n")
-        stdout.flush()
+last = {"status": 0}
 
 
-catalog_port.main = main
+def reply(session, raw, ended):
+    r = session.handle(raw)
+    last["status"] = 1 if r.get("type") == "error" else 0
+    return r
+
+
+main_loop(reply, lambda: last["status"])
+
+
 serve(__name__)

@@ -8,34 +8,14 @@ import re
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalog_port, serve  # noqa: E402
+from _patch import catalog_port, rewrite_bytes, serve  # noqa: E402
 
 _decode = catalog_port.decode
 _EXP0 = re.compile(rb"[0-9][eE][+-]?0[0-9]")
 
 
-def _outside_strings(raw):
-    out = bytearray()
-    in_string = escaped = False
-    for c in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == 0x5C:
-                escaped = True
-            elif c == 0x22:
-                in_string = False
-            out.append(0x20)
-        elif c == 0x22:
-            in_string = True
-            out.append(0x20)
-        else:
-            out.append(c)
-    return bytes(out)
-
-
 def decode(raw):
-    if _EXP0.search(_outside_strings(raw)):
+    if _EXP0.search(rewrite_bytes(raw, inside=lambda c: b" ")):  # strings blanked out
         raise ValueError("a number's exponent has a leading zero")
     return _decode(raw)
 
