@@ -294,8 +294,15 @@ func hex4(b []byte, at int) (rune, bool) {
 // parseTape reads one JSON value strictly: valid UTF-8, no lone surrogate
 // escapes, no duplicate object keys, nothing but white space after the value,
 // nesting at most maxDepth. It makes two passes: the first checks the text
-// and counts the entries, the second fills a tape of exactly that size.
-func parseTape(data []byte) (*tape, error) {
+// and counts the entries, the second fills a tape of exactly that size. A
+// panic in it is a bug of the runner, never of the port whose line it read:
+// it becomes an error saying so, and the run goes on.
+func parseTape(data []byte) (t *tape, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = nil, fmt.Errorf("the runner failed to read this line (a bug of catalogkit's runner, not of the port: please report it): %v", r)
+		}
+	}()
 	if !utf8.Valid(data) {
 		off := 0
 		for off < len(data) {
@@ -489,10 +496,10 @@ func (p *jparser) addKey(first, keyAt int) error {
 	if len(p.keys)-first > smallObject {
 		return nil
 	}
-	var a, b []byte
-	a = p.keyText(keyAt, a)
+	var sa, sb []byte
+	a := p.keyText(keyAt, &sa)
 	for _, prev := range p.keys[first : len(p.keys)-1] {
-		if b = p.keyText(prev, b[:0]); bytes.Equal(a, b) {
+		if b := p.keyText(prev, &sb); bytes.Equal(a, b) {
 			p.pos = keyAt
 			return p.errorf("duplicate object key %q", a)
 		}
@@ -508,36 +515,37 @@ func (p *jparser) checkKeys(first int) error {
 	if len(keys) <= smallObject {
 		return nil
 	}
-	var a, b []byte
+	var sa, sb []byte
 	slices.SortFunc(keys, func(x, y int) int {
-		a, b = p.keyText(x, a[:0]), p.keyText(y, b[:0])
-		if c := bytes.Compare(a, b); c != 0 {
+		if c := bytes.Compare(p.keyText(x, &sa), p.keyText(y, &sb)); c != 0 {
 			return c
 		}
 		return x - y
 	})
 	dup := -1
 	for i := 1; i < len(keys); i++ {
-		a, b = p.keyText(keys[i-1], a[:0]), p.keyText(keys[i], b[:0])
-		if bytes.Equal(a, b) && (dup < 0 || keys[i] < dup) {
+		if bytes.Equal(p.keyText(keys[i-1], &sa), p.keyText(keys[i], &sb)) && (dup < 0 || keys[i] < dup) {
 			dup = keys[i]
 		}
 	}
 	if dup >= 0 {
 		p.pos = dup
-		return p.errorf("duplicate object key %q", p.keyText(dup, nil))
+		return p.errorf("duplicate object key %q", p.keyText(dup, &sa))
 	}
 	return nil
 }
 
 // keyText returns the content of the (valid) string literal at off: a slice
-// of the text when it has no escape, else decoded into buf.
-func (p *jparser) keyText(off int, buf []byte) []byte {
+// of the text when it has no escape, else decoded into *scratch, which it
+// then holds. The scratch buffer is never a slice of the text: decoding into
+// one would write over the text itself.
+func (p *jparser) keyText(off int, scratch *[]byte) []byte {
 	lit := literalAt(p.data, off)
 	if bytes.IndexByte(lit, '\\') < 0 {
 		return lit[1 : len(lit)-1]
 	}
-	return decodeString(buf, lit)
+	*scratch = decodeString((*scratch)[:0], lit)
+	return *scratch
 }
 
 func (p *jparser) array(depth int) error {
