@@ -3,7 +3,7 @@
 #
 # Its decoder takes 110xxxxx 10yyyyyy for a two-byte sequence and only
 # blacklists 0xC0; the lead byte 0xC1 (as overlong as 0xC0) decodes to
-# U+0040..U+007F. SPEC.md J1 refuses every overlong form.
+# U+0040..U+007F. ../../SPEC.md J1 refuses every overlong form.
 
 import re
 import sys
