@@ -184,6 +184,11 @@ func protocolTable() []genProtocol {
 		bad(callWith("33", `{"op":"mutate_and_repeat","call":{"op":"discover","catalog":[],"family":"all","arguments":{"tab_id":1}}}`),
 			replyOf("33", `{"result": {"first": [], "second": [], "catalog": [], "arguments": null}}`)))
 
+	add("mutate-and-repeat.inner-error", "A mutate_and_repeat whose inner call fails is answered with that call's error outcome, not a result around it", citeMutate, false,
+		bad(callWith("34", `{"op":"mutate_and_repeat","call":{"op":"discover","catalog":[],"family":"reading"}}`), replyOf("34", code("UNKNOWN_FAMILY"))))
+	add("hello.other-version", "A hello asking for another protocol version is answered with the port's own version, catalogkit-conformance/1, for the runner to decide", citeHandshake, true,
+		bad(`{"type":"hello","protocol":"catalogkit-conformance/2"}`, helloReply))
+
 	// Line endings and the last line.
 	add("crlf", `A call line ended by "\r\n" is answered: the CR is white space`, citeTransport, false,
 		genLine{line: oneLine(callWith("41", discoverAll)), end: "\r\n", expect: replyOf("41", emptyResult)})

@@ -470,6 +470,47 @@ func textTable() []genCase {
 		catLine(catalogWith(`"required":false`, `"required":null`)), code("INVALID_SPEC"))
 	add("string.effect-substring.catalog", `An effect "ead", a part of "read", is not "read" or "change": INVALID_METADATA`, citeString+"; §5 C5 (effect)",
 		catLine(catalogWith(`"effect":"read"`, `"effect":"ead"`)), code("INVALID_METADATA"))
+	// Catalog rules a port can get half right: a disabled tool is checked
+	// like any other; labels as the pattern has them; null where an object
+	// is due.
+	disabledTool := strings.TrimSuffix(strings.TrimPrefix(catalogWith(`"enabled":true`, `"enabled":false`), "["), "]")
+	enabledTool := strings.TrimSuffix(strings.TrimPrefix(textCatalog, "["), "]")
+	add("catalog.duplicate-after-disabled", "A tool named as an earlier disabled tool is a duplicate: DUPLICATE_TOOL (disabled tools count)", "SPEC.md §5 C4 (duplicate names)",
+		catLine("["+disabledTool+","+enabledTool+"]"), code("DUPLICATE_TOOL"))
+	add("catalog.disabled-bad-spec", "A disabled tool with a bad field type rejects the catalog: INVALID_SPEC (disabled tools are checked too)", "SPEC.md §5 C7 (field specs)",
+		catLine("["+enabledTool+","+strings.Replace(strings.Replace(disabledTool, `"page.read"`, `"page.off"`, 1), `"type":"integer"`, `"type":"float"`, 1)+"]"), code("INVALID_SPEC"))
+	add("catalog.disabled-bad-family", `A disabled tool whose family "Reading" is not a label rejects the catalog: INVALID_LABEL`, "SPEC.md §5 C3 (labels)",
+		catLine("["+enabledTool+","+strings.Replace(strings.Replace(disabledTool, `"page.read"`, `"page.off"`, 1), `"family":"reading"`, `"family":"Reading"`, 1)+"]"), code("INVALID_LABEL"))
+	for _, l := range []struct{ name, old, new, what string }{
+		{"family-trailing-dot", `"family":"reading"`, `"family":"reading."`, `a family "reading." ending in a dot`},
+		{"family-double-dot", `"family":"reading"`, `"family":"read..ing"`, `a family "read..ing" with two dots in a row`},
+		{"family-dot", `"family":"reading"`, `"family":"web.reading"`, `a family "web.reading" with a dot`},
+		{"field-dot", `"format":{`, `"out.format":{`, `a field name "out.format" with a dot`},
+		{"field-80", `"format":{`, `"` + strings.Repeat("f", 80) + `":{`, "a field name of 80 characters, the longest label"},
+		{"field-underscore-end", `"format":{`, `"format_":{`, `a field name "format_" ending in an underscore`},
+	} {
+		add("label."+l.name+".catalog", fmt.Sprintf("A catalog with %s is valid: a label is [a-z][a-z0-9._-]{0,79}, nothing more", l.what), "SPEC.md §3.1 (labels); §5 C3, C7",
+			catLine(catalogWith(l.old, l.new)), validated(`{"tab_id": 1}`))
+	}
+	for _, n := range []struct{ name, old, new, code, what string }{
+		{"tool", textCatalog, `[null]`, "INVALID_FIELDS", "a tool that is null"},
+		{"fields", `"fields":{"format":{"type":"string","required":false,"max_length":16},"tab_id":{"type":"integer","required":true,"max_length":20}}`, `"fields":null`, "INVALID_FIELDS", "fields that are null"},
+		{"spec", `{"type":"string","required":false,"max_length":16}`, `null`, "INVALID_FIELDS", "a field spec that is null"},
+	} {
+		add("null."+n.name+".catalog", fmt.Sprintf("A catalog with %s is refused: %s (null is not an object, nor an empty one)", n.what, n.code), citeLiteral+"; §5 C2, C6, C7",
+			catLine(catalogWith(n.old, n.new)), code(n.code))
+	}
+	optional := catalogWith(`"required":true`, `"required":false`)
+	for _, a := range []struct{ name, args string }{{"null", "null"}, {"array", "[]"}} {
+		add("arguments."+a.name+".no-required", fmt.Sprintf("Arguments %s, for a tool with no required field, are not an object: INVALID_ARGUMENT_KEYS (never taken for {})", a.args), "SPEC.md §7 V4 (keys)",
+			validateLine([]seg{tx(optional)}, []seg{tx(a.args)}), code("INVALID_ARGUMENT_KEYS"))
+	}
+	add("name.empty.validate", `validate_arguments with name "" is refused: INVALID_LABEL (not the first tool)`, "SPEC.md §7 V2 (name)",
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"name":"","arguments":{"tab_id":1}}}`)}, code("INVALID_LABEL"))
+	add("name.astral-at-80.validate", "A name of 79 letters and an emoji is not a label: INVALID_LABEL, and a detail quoting it must stay valid JSON (no cut inside a surrogate pair)", "SPEC.md §7 V2 (name); §2 J4",
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"name":"` + strings.Repeat("a", 79) + `\ud83d\ude00","arguments":{"tab_id":1}}}`)}, code("INVALID_LABEL"))
+	add("member.family-in-validate", `A "family" member in a validate_arguments call is ignored: the call is validated as without it`, "SPEC.md §7 (validate_arguments takes no family)",
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"family":"input","name":"page.read","arguments":{"tab_id":1}}}`)}, validated(`{"tab_id": 1}`))
 	add("order.unknown-tool-before-arguments", `Arguments that are not an object for a name no enabled tool has: the tool is looked up first (V3, TOOL_NOT_AVAILABLE_IN_FAMILY), before the arguments (V4)`, "SPEC.md §7 V3, V4 (order)",
 		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"name":"page.print","arguments":[]}}`)}, code("TOOL_NOT_AVAILABLE_IN_FAMILY"))
 

@@ -89,7 +89,7 @@ func TestConformWrongPort(t *testing.T) {
 	// not_implemented) fail, and the summary counts exactly those.
 	needsContract := []string{
 		"absent.discover.no-catalog", "absent.discover.no-family", "absent.validate.no-arguments", "absent.validate.no-catalog",
-		"call.unknown-op", "line-limit.at", "line-limit.at-with-cr", "mutate-and-repeat.discover-with-arguments",
+		"call.unknown-op", "line-limit.at", "line-limit.at-with-cr", "mutate-and-repeat.discover-with-arguments", "mutate-and-repeat.inner-error",
 		"state.effect", "state.field-order", "state.mutate-empty-required", "state.true-after-one",
 	}
 	for _, id := range needsContract {
