@@ -3,8 +3,7 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, catalog_port, serve, patch_source  # noqa: E402,F401
-import re  # noqa: E402,F401
+from _patch import catalogkit, serve, patch_source  # noqa: E402
 
 patch_source(catalogkit, "validate_catalog", "        fields = validate_fields(d[\"fields\"], path + \".fields\")", "        fields = validate_fields(d[\"fields\"], path + \".fields\") if enabled else (validate_fields(d[\"fields\"] if type(d[\"fields\"]) is not dict or len(d[\"fields\"]) > 30 else {}, path + \".fields\"))")
 

@@ -3,8 +3,8 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, catalog_port, serve, patch_source  # noqa: E402,F401
-import re  # noqa: E402,F401
+from _patch import catalogkit, serve, patch_source  # noqa: E402
+import re  # noqa: E402
 
 _FAM = re.compile(r"[a-z][a-z0-9_-]{0,79}")
 def fam(v):

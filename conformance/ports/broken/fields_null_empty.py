@@ -3,8 +3,7 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, catalog_port, serve, patch_source  # noqa: E402,F401
-import re  # noqa: E402,F401
+from _patch import catalogkit, serve, patch_source  # noqa: E402
 
 patch_source(catalogkit, "validate_fields", "    if type(fields) is not dict:", "    if fields is None:\n        fields = {}\n    if type(fields) is not dict:")
 

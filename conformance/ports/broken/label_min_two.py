@@ -3,8 +3,8 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, catalog_port, serve, patch_source  # noqa: E402,F401
-import re  # noqa: E402,F401
+from _patch import catalogkit, serve  # noqa: E402
+import re  # noqa: E402
 
 _LABEL = re.compile(r"[a-z][a-z0-9._-]{1,79}")
 catalogkit.is_label = lambda v: type(v) is str and _LABEL.fullmatch(v) is not None

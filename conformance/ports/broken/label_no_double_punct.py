@@ -3,8 +3,8 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, catalog_port, serve, patch_source  # noqa: E402,F401
-import re  # noqa: E402,F401
+from _patch import catalogkit, serve  # noqa: E402
+import re  # noqa: E402
 
 _is_label = catalogkit.is_label
 catalogkit.is_label = lambda v: _is_label(v) and re.search(r"[._-][._-]", v) is None

@@ -3,8 +3,7 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, catalog_port, serve, patch_source  # noqa: E402,F401
-import re  # noqa: E402,F401
+from _patch import catalogkit, serve, patch_source  # noqa: E402
 
 patch_source(catalogkit, "check_argument_keys", "    if type(arguments) is not dict:", "    if arguments is None:\n        arguments = {}\n    if type(arguments) is not dict:")
 patch_source(catalogkit, "validate_arguments", "        if f.name in arguments:", "        if arguments is not None and f.name in arguments:")

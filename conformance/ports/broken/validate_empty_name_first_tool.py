@@ -3,8 +3,7 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, catalog_port, serve, patch_source  # noqa: E402,F401
-import re  # noqa: E402,F401
+from _patch import catalogkit, serve  # noqa: E402
 
 _va = catalogkit.validate_arguments
 def validate_arguments(catalog, name, arguments):
