@@ -106,19 +106,18 @@ func fakeCommand(t *testing.T, behaviour string, seq int) *Port {
 	if err != nil {
 		t.Skip("cannot find the test binary:", err)
 	}
-	// Timeouts long enough that a loaded machine never reaches them, but
-	// for the port that hangs, whose call timeout is what the test is of.
-	callTimeout := time.Minute
-	if behaviour == "hang" || behaviour == "stop-reading" {
-		callTimeout = 3 * time.Second
-	}
+	// Timeouts long enough that a loaded machine never reaches them: a
+	// test of the call timeout sets its own.
 	return &Port{
 		Command:        []string{exe},
 		Env:            append(os.Environ(), "CONFORMANCE_FAKE_PORT="+behaviour, "CONFORMANCE_FAKE_SEQ="+strconv.Itoa(seq)),
 		StartupTimeout: time.Minute,
-		CallTimeout:    callTimeout,
+		CallTimeout:    time.Minute,
 	}
 }
+
+// shortCallTimeout is the call timeout of the tests that wait for it.
+const shortCallTimeout = 3 * time.Second
 
 func mustCases(t *testing.T) []*Case {
 	t.Helper()
@@ -176,6 +175,9 @@ func TestPortMisbehaviour(t *testing.T) {
 		t.Run(tt.behaviour, func(t *testing.T) {
 			port := fakeCommand(t, tt.behaviour, tt.seq)
 			defer port.Close()
+			if tt.wantStatus == Timeout {
+				port.CallTimeout = shortCallTimeout
+			}
 			start := time.Now()
 			rep := (&Runner{Target: port, Once: true}).RunCases(cases)
 			if d := time.Since(start); d > 2*time.Minute { // a hanging port hangs forever without the call timeout
@@ -221,6 +223,7 @@ func TestPortMisbehaviour(t *testing.T) {
 // so, not a CRASH.
 func TestPortStopsReading(t *testing.T) {
 	port := fakeCommand(t, "stop-reading", 0)
+	port.CallTimeout = shortCallTimeout
 	defer port.Close()
 	if _, err := port.Hello(); err != nil {
 		t.Fatal(err)

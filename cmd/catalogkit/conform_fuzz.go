@@ -13,6 +13,7 @@ import (
 
 	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/conformance/fuzz"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // fuzzFlags are conform's flags for differential fuzzing (--fuzz) and for
@@ -111,8 +112,7 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 		c.printError("", "fuzzing stopped: %v", err)
 		return exitCannotRun
 	}
-	fmt.Fprintf(c.stdout, "port: %s %s (%s)\n", res.Port.Name, res.Port.Version, res.Port.Language)
-	fmt.Fprintf(c.stdout, "fuzz: seed %d, %d calls, %d jobs\n", f.seed, f.calls, f.jobs)
+	printFuzzHead(c, f, res.Port)
 	for _, cx := range res.Counterexamples {
 		fmt.Fprintf(c.stdout, "DISAGREE %s: %s\n", cx.ID, cx.Kind)
 		if steps := cx.Steps(); steps != nil {
@@ -162,6 +162,15 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	return exitCheckFailed
 }
 
+// printFuzzHead prints what the port said of itself (escaped: the port
+// wrote it), when it said it, and the run's seed and size.
+func printFuzzHead(c *cli, f *fuzzFlags, port conformance.PortInfo) {
+	if port.Name != "" {
+		fmt.Fprintf(c.stdout, "port: %s %s (%s)\n", termsafe.Printable(port.Name), termsafe.Printable(port.Version), termsafe.Printable(port.Language))
+	}
+	fmt.Fprintf(c.stdout, "fuzz: seed %d, %d calls, %d jobs\n", f.seed, f.calls, f.jobs)
+}
+
 // printInterrupted says how far an interrupted run got and how to find
 // again what it had found: call I of a seed is the same call in every run,
 // so --fuzz I+1 with the same --seed makes it again.
@@ -170,10 +179,7 @@ func printInterrupted(c *cli, f *fuzzFlags, res *fuzz.Result, command []string) 
 		c.printError("", "interrupted: the port and every process it started were ended")
 		return
 	}
-	if res.Port.Name != "" {
-		fmt.Fprintf(c.stdout, "port: %s %s (%s)\n", res.Port.Name, res.Port.Version, res.Port.Language)
-	}
-	fmt.Fprintf(c.stdout, "fuzz: seed %d, %d calls, %d jobs\n", f.seed, f.calls, f.jobs)
+	printFuzzHead(c, f, res.Port)
 	for _, d := range res.Unshrunk[:min(len(res.Unshrunk), 5)] {
 		fmt.Fprintf(c.stdout, "DISAGREE call %d (not shrunk): %s\n", d.Index, d.Kind)
 	}
