@@ -174,7 +174,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}()
 	for n := range jobs {
-		jobs[n] = &job{t: opts.NewTarget(), first: n == 0}
+		jobs[n] = &job{t: opts.NewTarget(), first: n == 0, twin: -1}
 	}
 	var wg sync.WaitGroup
 	for _, j := range jobs {
@@ -279,14 +279,31 @@ type job struct {
 	// history is the calls sent to the target's process since it started,
 	// in order: the run of calls a sequence case shrinks.
 	history []int
+	twin    int // the twin claimed with the call before it, or -1
 }
 
-// claim returns the next call to make, or -1 when there is none.
-func (r *run) claim(ctx context.Context) int {
+// claim returns the next call for job j to make, or -1 when there is none.
+// A job that claims a twin's base claims the twin with it (see twin.go): the
+// twin goes to the same process, right after its base.
+func (r *run) claim(ctx context.Context, j *job) int {
 	if ctx.Err() != nil {
 		return -1
 	}
-	i := int(r.next.Add(1) - 1)
+	i := j.twin
+	j.twin = -1
+	for i < 0 {
+		n := r.next.Load()
+		step := int64(1)
+		if isTwinBase(r.opts.Seed, int(n)) {
+			step = 2
+		}
+		if r.next.CompareAndSwap(n, n+step) {
+			i = int(n)
+			if step == 2 {
+				j.twin = i + 1
+			}
+		}
+	}
 	if int64(i) >= r.limit.Load() {
 		return -1
 	}
@@ -345,7 +362,7 @@ func (r *run) judge(j *job, i int, s sample, want, got outcome) bool {
 
 // oneAtATime makes the calls one after the other: an in-process target.
 func (r *run) oneAtATime(ctx context.Context, j *job) {
-	for i := r.claim(ctx); i >= 0; i = r.claim(ctx) {
+	for i := r.claim(ctx, j); i >= 0; i = r.claim(ctx, j) {
 		s := generate(r.opts.Seed, i)
 		call := s.call.appendJSON(nil)
 		want := referenceOutcome(r.opts.Reference, s, call)
@@ -372,7 +389,7 @@ func (r *run) pipelined(ctx context.Context, j *job, p pipeliner) {
 	more := true
 	for {
 		for more && len(q) < window && inFlight < windowBytes {
-			i := r.claim(ctx)
+			i := r.claim(ctx, j)
 			if i < 0 {
 				more = false
 				break

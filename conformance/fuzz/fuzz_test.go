@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/catalogkit/catalogkit/catalog"
@@ -390,9 +391,9 @@ const gateCalls = 3000
 // TestGrammarReachesEveryBreak checks that the calls of seed 1 within the
 // gate's budget draw every break of the grammar the generator knows (each
 // near miss of the number grammar, each string escape and character, each
-// white space, each broken literal and structure, each protocol corner), a
-// tool of family "all" and a mutate_and_repeat of discover carrying
-// arguments, each a few times: what lets the gate find the broken ports
+// white space, each broken literal and structure, each protocol corner,
+// each change a twin makes), a tool of family "all" and a mutate_and_repeat
+// of discover carrying arguments, each a few times: what lets the gate find the broken ports
 // aimed at them.
 func TestGrammarReachesEveryBreak(t *testing.T) {
 	drawn := map[string]int{}
@@ -407,6 +408,9 @@ func TestGrammarReachesEveryBreak(t *testing.T) {
 	}
 	for _, c := range corners {
 		want = append(want, "corner "+c.name)
+	}
+	for _, c := range twinChanges {
+		want = append(want, "twin "+c.name)
 	}
 	want = append(want, "family all", "mutate_and_repeat of discover with arguments")
 	for _, w := range want {
@@ -528,5 +532,60 @@ func TestQuickKind(t *testing.T) {
 	}
 	if quick != 5 {
 		t.Errorf("the fast path answered %d of the texts, want the 5 written compactly with a plain code first", quick)
+	}
+}
+
+// recordingTarget is the reference, noting the calls its process is sent.
+type recordingTarget struct {
+	conformance.Target
+	mu    *sync.Mutex
+	calls *[][]string
+	own   int
+}
+
+func (r recordingTarget) Call(call []byte) ([]byte, error) {
+	r.mu.Lock()
+	(*r.calls)[r.own] = append((*r.calls)[r.own], string(call))
+	r.mu.Unlock()
+	return r.Target.Call(call)
+}
+
+func (recordingTarget) Close() error { return nil }
+
+// TestTwinFollowsItsBase checks, with three jobs, that every twin is sent
+// to the process its base went to, right after it: what lets a twin find
+// a port that answers it from what it kept of the base.
+func TestTwinFollowsItsBase(t *testing.T) {
+	const seed, calls = 7, 600
+	var mu sync.Mutex
+	var sent [][]string
+	newTarget := func() Target {
+		mu.Lock()
+		defer mu.Unlock()
+		sent = append(sent, nil)
+		return recordingTarget{Target: Reference("test"), mu: &mu, calls: &sent, own: len(sent) - 1}
+	}
+	if _, err := Run(context.Background(), Options{Calls: calls, Seed: seed, Jobs: 3, NewTarget: newTarget}); err != nil {
+		t.Fatal(err)
+	}
+	twins := 0
+	for i := 1; i < calls; i++ {
+		if !isTwinBase(seed, i-1) {
+			continue
+		}
+		base, twin := string(Call(seed, i-1)), string(Call(seed, i))
+		found := false
+		for _, process := range sent {
+			for k := 1; k < len(process); k++ {
+				found = found || process[k] == twin && process[k-1] == base
+			}
+		}
+		if !found {
+			t.Errorf("call %d, the twin of call %d, was not sent right after it to one process", i, i-1)
+		}
+		twins++
+	}
+	if twins < calls/cornerEvery-1 {
+		t.Errorf("%d twins in %d calls, want about %d", twins, calls, calls/cornerEvery)
 	}
 }

@@ -34,6 +34,10 @@ type sample struct {
 
 func generate(seed uint64, i int) sample {
 	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i)))}
+	if turnOf(seed, i) == twinTurn && i > 0 {
+		call := g.twin(seed, i)
+		return sample{call: call, breaks: g.breaks}
+	}
 	s := sample{call: g.call()}
 	// Drawn last: the call is the same with or without them.
 	if g.p(0.02) {
@@ -43,12 +47,17 @@ func generate(seed uint64, i int) sample {
 	// as rare as the bug it finds: rather than drawn, they take turns, one
 	// call in breakEvery and one in cornerEvery, so that every one of them
 	// comes a few times in the gate's budget whatever the seed.
-	switch turn := (uint64(i) + seed) % cornerEvery; {
+	switch turn := turnOf(seed, i); {
 	case turn%breakEvery == 3:
 		g.grammarBreak(s.call, int((uint64(i)+seed)/breakEvery%uint64(len(grammarBreaks))))
 	case turn == 6:
 		s.line, s.corner = nil, &corners[(uint64(i)+seed)/cornerEvery%uint64(len(corners))]
 		g.drew("corner " + s.corner.name)
+	case turn == twinBaseTurn:
+		// The base reaches the port as it is, so that its twin follows a
+		// call the port worked out.
+		s.line = nil
+		g.primeTwinBase(s.call)
 	}
 	s.breaks = g.breaks
 	return s

@@ -74,8 +74,9 @@ func (g *gen) textMutation(call *node) {
 	}
 }
 
-// One call in breakEvery carries a break of the grammar, one in
-// cornerEvery is a protocol corner.
+// One call in breakEvery carries a break of the grammar; one in
+// cornerEvery is a protocol corner, and one in cornerEvery a twin of the
+// call before it (twin.go).
 const (
 	breakEvery  = 8
 	cornerEvery = 16

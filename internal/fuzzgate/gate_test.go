@@ -68,16 +68,14 @@ func pythonTarget(t *testing.T, py, script string) func() fuzz.Target {
 // notFuzzed are the broken ports only a case catches, and why the fuzzer
 // cannot: each must still be in ports/broken.
 var notFuzzed = map[string]string{
-	"line_limit_chars":          "its bug shows only in a line of over 32 MiB, and the fuzzer's lines stay small so that a run of thousands of calls takes seconds (protocol.line-limit.over-multibyte catches it)",
-	"exit_status_last_error":    "its bug is in its exit status, and the fuzzer never ends a session on a line it chooses (protocol.last-line.error-line catches it)",
-	"eof_blank_tail_dropped":    "its bug is in the last line of a session, and the fuzzer never ends a session on a line it chooses (protocol.last-line.blank-no-newline catches it)",
-	"catalog_cache_sorted_keys": "its bug needs one catalog twice, the second time with a tool's fields in another order; the fuzzer draws every catalog afresh (protocol.state.field-order catches it)",
-	"validate_cache_bool_int":   "its bug needs the same call twice with arguments that differ only as 1 and true; the fuzzer draws every call afresh (protocol.state.true-after-one catches it)",
-	"hello_echoes_protocol":     "its bug is in the answer to a hello asking for another protocol version, and the fuzzer's hello always asks for the runner's own (protocol.hello.other-version catches it)",
-	"validate_uses_family":      "its bug needs a family member in a validate_arguments call, which the fuzzer never writes (text.member.family-in-validate catches it)",
-	"array_arguments_object":    "its bug needs arguments [] for a tool with no required field, which seed 1's 3000 calls do not happen to draw (text.arguments.array.no-required catches it)",
-	"key_trimmed":               "its bug needs an argument key that is a field's name with white space around it, which the fuzzer does not write (text.distinct-key.trailing-space.arguments catches it)",
-	"refusal_seq_int64":         "its corner, a refused line with a 30-digit seq, is one of the 40 the fuzzer draws for 3 calls in 100, and seed 1's 3000 calls do not happen to send it (protocol.refused.seq-readable-huge catches it)",
+	"line_limit_chars":       "its bug shows only in a line of over 32 MiB, and the fuzzer's lines stay small so that a run of thousands of calls takes seconds (protocol.line-limit.over-multibyte catches it)",
+	"exit_status_last_error": "its bug is in its exit status, and the fuzzer never ends a session on a line it chooses (protocol.last-line.error-line catches it)",
+	"eof_blank_tail_dropped": "its bug is in the last line of a session, and the fuzzer never ends a session on a line it chooses (protocol.last-line.blank-no-newline catches it)",
+	"hello_echoes_protocol":  "its bug is in the answer to a hello asking for another protocol version, and the fuzzer's hello always asks for the runner's own (protocol.hello.other-version catches it)",
+	"validate_uses_family":   "its bug needs a family member in a validate_arguments call, which the fuzzer never writes (text.member.family-in-validate catches it)",
+	"array_arguments_object": "its bug needs arguments [] for a tool with no required field, which seed 1's 3000 calls do not happen to draw (text.arguments.array.no-required catches it)",
+	"key_trimmed":            "its bug needs an argument key that is a field's name with white space around it, which the fuzzer does not write (text.distinct-key.trailing-space.arguments catches it)",
+	"refusal_seq_int64":      "its corner, a refused line with a 30-digit seq, is one of the 40 the fuzzer draws for 3 calls in 100, and seed 1's 3000 calls do not happen to send it (protocol.refused.seq-readable-huge catches it)",
 }
 
 // TestFuzzFindsBrokenPorts fuzzes every port in ports/broken (whatever is
