@@ -39,7 +39,7 @@ func ParseJSON(data []byte) (Value, error) {
 // stops keeping values that no catalog rule can reach (see readCatalogElem).
 func parseJSON(data []byte, catalog bool) (Value, error) {
 	if len(data) > MaxInputBytes {
-		return Value{}, jsonError(data, MaxInputBytes, "$", "input is %d bytes, over the limit of %d", len(data), MaxInputBytes)
+		return Value{}, jsonError(data, MaxInputBytes, "$", "input is over the limit of %d bytes", MaxInputBytes)
 	}
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return Value{}, jsonError(data, 0, "$", "input starts with a byte order mark; remove it")
