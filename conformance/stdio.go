@@ -495,6 +495,9 @@ func parseHello(line []byte) (PortInfo, error) {
 		return PortInfo{}, fmt.Errorf("%v: %s", err, brief(line))
 	}
 	port, _ := msg.lookup("port")
+	if err := objectKeys(port, "hello: port", []string{"name", "language", "version"}, []string{"text_level", "protocol_level"}); err != nil {
+		return PortInfo{}, fmt.Errorf("%v: %s", err, brief(line))
+	}
 	var info PortInfo
 	for _, f := range []struct {
 		key string

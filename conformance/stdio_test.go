@@ -343,3 +343,26 @@ func mustRegexp(t *testing.T, expr string) *regexp.Regexp {
 	}
 	return re
 }
+
+// TestParseHello checks the hello's port object: exactly name, language and
+// version, non-empty strings, and the two optional opt-outs, nothing else.
+func TestParseHello(t *testing.T) {
+	const head = `{"type":"hello","protocol":"` + Protocol + `","port":`
+	for _, tc := range []struct{ port, err string }{
+		{`{"name":"p","language":"Go","version":"1"}`, ""},
+		{`{"name":"p","language":"Go","version":"1","text_level":false,"protocol_level":true}`, ""},
+		{`{"name":"p","language":"Go","version":"1","runtime":"go1.26"}`, `hello: port has an unknown key "runtime"`},
+		{`{"name":"p","language":"Go"}`, `hello: port lacks "version"`},
+		{`{"name":"","language":"Go","version":"1"}`, "hello: port.name is not a non-empty string"},
+		{`{"name":"p","language":"Go","version":"1","text_level":0}`, "hello: port.text_level is not a boolean"},
+		{`["p","Go","1"]`, "hello: port is not an object"},
+	} {
+		_, err := parseHello([]byte(head + tc.port + "}"))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("port %s: %v, want it accepted", tc.port, err)
+		case tc.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.err)):
+			t.Errorf("port %s: error %v, want one starting %q", tc.port, err, tc.err)
+		}
+	}
+}
