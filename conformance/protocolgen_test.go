@@ -83,6 +83,8 @@ func protocolTable() []genProtocol {
 		{"one", "1", "1"},
 		{"max-safe-plus-one", "9007199254740993", "2^53 + 1, which a float64 turns into 2^53"},
 		{"forty-digits", "1234567890123456789012345678901234567890", "a 40-digit seq"},
+		{"int64-plus-one", "9223372036854775808", "2^63, one over the largest int64 (never clamped)"},
+		{"uint64-plus-one", "18446744073709551616", "2^64, one over the largest uint64 (never wrapped)"},
 		{"not-increasing", "3", "a seq lower than the one before (the runner's seq is not reset, but a port must not expect it to grow)"},
 	} {
 		add("seq."+s.name, fmt.Sprintf("A call with seq %s gets a reply echoing it exactly", s.what), citeCalls, false,
@@ -127,6 +129,7 @@ func protocolTable() []genProtocol {
 		{"reply", `{"type":"reply","seq":13,"outcome":{"result":[]}}`, `the type "reply", which only a port sends`},
 		{"not-string", `{"type":7,"seq":13}`, "a type that is not a string"},
 		{"missing", `{"seq":13}`, "no type"},
+		{"unknown.escapes", `{"type":"by\te\u0001\"\\'","seq":13}`, `an unknown type holding a TAB, U+0001, a quote, a backslash and an apostrophe (an error message that quotes it must still be JSON)`},
 	} {
 		add("type."+m.name, fmt.Sprintf("A message with %s gets an error line with its readable seq", m.what), citeEvery, false,
 			bad(m.msg, errorOf("13")), goOn("14"))

@@ -167,6 +167,11 @@ func textTable() []genCase {
 		{"big-negative", "-" + digits400, true, false, "a 400-digit negative integer"},
 		{"huge-exponent-upper", "1E400", false, false, "1E400, beyond every float"},
 		{"tiny-exponent", "-1e-400", false, false, "-1e-400, below every float"},
+		{"int64-max", "9223372036854775807", true, false, "2^63 - 1, the largest int64, exactly"},
+		{"int64-max-plus-one", "9223372036854775808", true, false, "2^63, one over the largest int64, exactly (never clamped)"},
+		{"int64-min-minus-one", "-9223372036854775809", true, false, "-2^63 - 1, one under the smallest int64, exactly"},
+		{"nineteen-nines", "9999999999999999999", true, false, "19 nines, over int64 with as many digits as its largest, exactly"},
+		{"uint64-max-plus-one", "18446744073709551616", true, false, "2^64, one over the largest uint64, exactly (never wrapped)"},
 		{"max-length-limit", "20000", true, true, "20000, the largest max_length"},
 		{"max-length-over", "20001", true, false, "20001, one over the largest max_length"},
 	}
@@ -509,6 +514,65 @@ func textTable() []genCase {
 		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"name":"","arguments":{"tab_id":1}}}`)}, code("INVALID_LABEL"))
 	add("name.astral-at-80.validate", "A name of 79 letters and an emoji is not a label: INVALID_LABEL, and a detail quoting it must stay valid JSON (no cut inside a surrogate pair)", "SPEC.md §7 V2 (name); §2 J4",
 		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"name":"` + strings.Repeat("a", 79) + `\ud83d\ude00","arguments":{"tab_id":1}}}`)}, code("INVALID_LABEL"))
+	// A detail that quotes a bad name is cut somewhere: wherever it is cut,
+	// one of these two names has a surrogate pair there, in UTF-16.
+	for _, a := range []struct{ name, pre string }{{"even", ""}, {"odd", "a"}} {
+		add("name.astral-run-"+a.name+".validate", fmt.Sprintf("A name of %s100 emoji is not a label: INVALID_LABEL, and a detail quoting any part of it must stay valid JSON (no cut inside a surrogate pair, wherever the cut is)", map[string]string{"": "", "a": "a letter and "}[a.pre]), "SPEC.md §7 V2 (name); §2 J4",
+			[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"name":"` + a.pre), rep(`\ud83d\ude00`, 100), tx(`","arguments":{"tab_id":1}}}`)}, code("INVALID_LABEL"))
+	}
+	// Every character a string writer might escape its own way: a result
+	// must be JSON, whatever the echoed string holds.
+	for _, e := range []struct{ name, text, what string }{
+		{"controls-low", `\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\u000b\f\r\u000e\u000f`, "U+0001 to U+000F but LF (BEL and VT among them: C's \\a and \\v are not JSON escapes)"},
+		{"controls-high", `\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f`, "U+0010 to U+001F"},
+		{"punctuation", `it's<a/>&\u007f\u0085\u2028\u2029\ufeff`, "an apostrophe, <, >, /, &, DEL, NEL, U+2028, U+2029 and U+FEFF (a JavaScript or HTML escaper writes \\' or &amp;)"},
+	} {
+		add("echo."+e.name+".arguments", fmt.Sprintf("A string argument holding %s is echoed as the same string, in a reply that is JSON", e.what), citeEscape+"; §8.2 (arguments echoed whole)",
+			argsLine(tx(`{"tab_id":1,"format":"`+e.text+`"}`)), validated(`{"tab_id": 1, "format": "`+e.text+`"}`))
+	}
+	// Catalog rules a port may check in the wrong order, only for enabled
+	// tools, or by a looser test than the contract's.
+	secondTool := `,{"name":"b.tool","family":"reading","effect":"read","enabled":true,"fields":{},"extra":1}]`
+	for _, c := range []struct{ name, old, new, code, title, spec string }{
+		{"key-case", `"name":"page.read"`, `"Name":"page.read"`, "INVALID_FIELDS", `A tool key written "Name" is not "name": keys are compared exactly, never case-folded (as Go's encoding/json matches struct fields)`, "SPEC.md §4; §5 C2"},
+		{"spec-key-case", `{"type":"string","required":false,"max_length":16}`, `{"Type":"string","required":false,"max_length":16}`, "INVALID_FIELDS", `A field spec key written "Type" is not "type": INVALID_FIELDS`, "SPEC.md §4; §5 C7"},
+		{"first-tool-first", `"name":"page.read"`, `"name":"Page.Read"`, "INVALID_LABEL", `A bad name in tool 1 wins over an extra key in tool 2: each tool is checked through C2 to C7 before the next (never C2 on every tool first)`, "SPEC.md §5 (order); §9"},
+		{"field-label-before-spec", `"format":{"type":"string","required":false,"max_length":16}`, `"Zoom":{"type":"string","required":false}`, "INVALID_LABEL", `A field "Zoom" whose spec also lacks max_length: the field name is checked first (INVALID_LABEL), then the spec's keys`, "SPEC.md §5 C7 (order)"},
+		{"integer-max-length-over", `"max_length":20}`, `"max_length":20001}`, "INVALID_SPEC", "An integer field with max_length 20001 is refused: the range 1 to 20000 holds for every field, whatever its type", "SPEC.md §4; §10 R4"},
+		{"disabled-bad-effect", `"effect":"read","enabled":true`, `"effect":"write","enabled":false`, "INVALID_METADATA", `A disabled tool whose effect is "write" rejects the catalog: INVALID_METADATA (disabled tools are checked too)`, "SPEC.md §5 C5"},
+		{"name-true", `"name":"page.read"`, `"name":true`, "INVALID_LABEL", "A tool name true is not a label, though a regular expression's test of its text would match (JavaScript's RegExp.test converts it to \"true\")", "SPEC.md §3.1 (a value that is not a string is never a label)"},
+		{"family-array", `"family":"reading"`, `"family":["reading"]`, "INVALID_LABEL", `A family ["reading"] is not a label: not a string`, "SPEC.md §3.1 (a value that is not a string is never a label)"},
+		{"type-constructor", `"type":"integer"`, `"type":"constructor"`, "INVALID_SPEC", `A field type "constructor" is not one of the three (JavaScript's "constructor" in {...} is true)`, "SPEC.md §4 (type); §5 C7"},
+		{"type-tostring", `"type":"integer"`, `"type":"toString"`, "INVALID_SPEC", `A field type "toString" is not one of the three`, "SPEC.md §4 (type); §5 C7"},
+		{"field-81", `"format":{`, `"` + strings.Repeat("f", 81) + `":{`, "INVALID_LABEL", "A field name of 81 characters, one over the longest label, is refused: field names are labels", "SPEC.md §3.1 (labels); §5 C7"},
+	} {
+		cat := catalogWith(c.old, c.new)
+		if c.name == "first-tool-first" {
+			cat = strings.TrimSuffix(cat, "]") + secondTool
+		}
+		add("catalog."+c.name, c.title+": "+c.code, c.spec, catLine(cat), code(c.code))
+	}
+	discoverReading := func(cat, rest string) []seg {
+		return []seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":` + cat + `,"family":"reading"` + rest + `}}`)}
+	}
+	add("discover.family-array", `discover with family ["reading"], not a string, is refused: INVALID_LABEL (never UNKNOWN_FAMILY)`, "SPEC.md §3.1; §6 D2",
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":` + textCatalog + `,"family":["reading"]}}`)}, code("INVALID_LABEL"))
+	add("discover.name-true", `discover with name true, not a string, is refused: INVALID_LABEL (never TOOL_NOT_AVAILABLE_IN_FAMILY)`, "SPEC.md §3.1; §6 D3",
+		discoverReading(textCatalog, `,"name":true`), code("INVALID_LABEL"))
+	add("string.spaces-around.arguments", "A string of 16 letters with two spaces at each end is 20 code points, over format's 16: INVALID_ARGUMENT_VALUE (never trimmed before it is counted)", "SPEC.md §7 V5 (strings)",
+		argsLine(tx(`{"tab_id":1,"format":"  abcdefghijklmnop  "}`)), code("INVALID_ARGUMENT_VALUE"))
+	add("string.empty-for-integer.arguments", `An empty string for the integer tab_id is not an integer: INVALID_ARGUMENT_VALUE (never taken for "not filled in")`, "SPEC.md §7 V5 (integers)",
+		argsLine(tx(`{"tab_id":""}`)), code("INVALID_ARGUMENT_VALUE"))
+	dotted := catalogWith(`"format":{`, `"out.format":{`)
+	add("label.field-dot.discover", `A field "out.format" is one member of inputSchema.properties, a name with a dot, not nested as {"out": {"format": ...}}`, "SPEC.md §3.1 (labels); §8.1",
+		discoverReading(dotted, ""), `{"result": [{"name": "page.read", "family": "reading", "effect": "read", "inputSchema": {"type": "object", "properties": {"out.format": {"type": "string", "maxLength": 16}, "tab_id": {"type": "integer"}}, "required": ["tab_id"], "additionalProperties": false}, "executes": false}]}`)
+	add("label.field-dot.arguments", `An argument of the field "out.format" is echoed under that key, a name with a dot, not nested as {"out": {"format": ...}}`, "SPEC.md §3.1 (labels); §8.2 (arguments echoed whole)",
+		validateLine([]seg{tx(dotted)}, []seg{tx(`{"tab_id":1,"out.format":"x"}`)}), validated(`{"tab_id": 1, "out.format": "x"}`))
+	longest := catalogWith(`"max_length":16`, `"max_length":20000`)
+	add("string.at-largest-max-length.arguments", "A string of 20000 code points, at the largest max_length, is accepted and echoed whole (never cut by a buffer)", "SPEC.md §7 V5 (strings); §8.2",
+		validateLine([]seg{tx(longest)}, []seg{tx(`{"tab_id":1,"format":"`), rep("ab", 10000), tx(`"}`)}), validated(`{"tab_id": 1, "format": "`+strings.Repeat("ab", 10000)+`"}`))
+	add("string.over-largest-max-length.arguments", "A string of 20001 code points, one over the largest max_length, is refused: INVALID_ARGUMENT_VALUE (never truncated to fit)", "SPEC.md §7 V5 (strings)",
+		validateLine([]seg{tx(longest)}, []seg{tx(`{"tab_id":1,"format":"`), rep("ab", 10000), tx(`c"}`)}), code("INVALID_ARGUMENT_VALUE"))
 	add("member.family-in-validate", `A "family" member in a validate_arguments call is ignored: the call is validated as without it`, "SPEC.md §7 (validate_arguments takes no family)",
 		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"family":"input","name":"page.read","arguments":{"tab_id":1}}}`)}, validated(`{"tab_id": 1}`))
 	add("order.unknown-tool-before-arguments", `Arguments that are not an object for a name no enabled tool has: the tool is looked up first (V3, TOOL_NOT_AVAILABLE_IN_FAMILY), before the arguments (V4)`, "SPEC.md §7 V3, V4 (order)",
@@ -603,6 +667,25 @@ func textTable() []genCase {
 	}
 	add("family-all.lists-every-family", `With a tool whose family is literally "all", discover("all") still lists the tools of every family`, "SPEC.md §3.1 (the family all); §6 D5",
 		discoverLine(`,"family":"all"`), `{"result": [`+desc("a.tool", "all", "read")+`, `+desc("b.tool", "reading", "change")+`]}`)
+	// The catalog's limit: 1000 tools, every one listed (no page of 100),
+	// and 1001 refused.
+	tools := func(n int) (string, string) {
+		var cat, res []string
+		for i := range n {
+			name := fmt.Sprintf("t%d", i)
+			cat = append(cat, `{"name":"`+name+`","family":"x","effect":"read","enabled":true,"fields":{}}`)
+			res = append(res, desc(name, "x", "read"))
+		}
+		return "[" + strings.Join(cat, ",") + "]", "[" + strings.Join(res, ", ") + "]"
+	}
+	cat1000, res1000 := tools(1000)
+	add("catalog.tools-at-limit", `A catalog of 1000 tools, the limit, is valid, and discover("all") lists every one of them in catalog order`, "SPEC.md §5 C1 (at most 1000 tools); §6 D5",
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":` + cat1000 + `,"family":"all"}}`)}, `{"result": `+res1000+`}`)
+	cat1001, _ := tools(1001)
+	add("catalog.tools-over-limit", "A catalog of 1001 tools, one over the limit, is refused: INVALID_CATALOG", "SPEC.md §5 C1 (at most 1000 tools)",
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":` + cat1001 + `,"family":"all"}}`)}, code("INVALID_CATALOG"))
+	add("family-all.not-in-other-families", `A tool whose family is literally "all" is not listed by discover("reading"): only discover("all") lists it`, "SPEC.md §3.1 (the family all); §6 D5",
+		discoverLine(`,"family":"reading"`), `{"result": [`+desc("b.tool", "reading", "change")+`]}`)
 	add("family-all.by-name", `discover("all", name) of the tool of another family finds it, though a tool's family is "all"`, "SPEC.md §3.1 (the family all); §6 D5",
 		discoverLine(`,"family":"all","name":"b.tool"`), `{"result": [`+desc("b.tool", "reading", "change")+`]}`)
 	return cs

@@ -151,6 +151,14 @@ def patch_source(module, func_name, old, new):
     exec(compile(src.replace(old, new, 1), module.__file__, "exec"), module.__dict__)
 
 
+def rewrite_output(fn):
+    """rewrite_output passes every line the port writes (its JSON text,
+    without the newline) through fn: the broken ports whose bug is in how
+    they write JSON."""
+    _encode = catalog_port.encode
+    catalog_port.encode = lambda v: fn(_encode(v))
+
+
 def serve(name):
     """serve runs the port when the broken port's file is run as a script."""
     if name == "__main__":

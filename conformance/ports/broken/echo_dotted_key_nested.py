@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+# BROKEN: builds the arguments echo with a set-by-path helper (lodash's _.set), so the argument "out.format": "x" is echoed nested, as {"out": {"format": "x"}}.
+import sys
+
+sys.dont_write_bytecode = True
+from _patch import catalogkit, serve  # noqa: E402
+
+_validate_arguments = catalogkit.validate_arguments
+
+
+def set_path(obj, key, value):
+    *parents, last = key.split(".")
+    for p in parents:
+        if type(obj.get(p)) is not dict:
+            obj[p] = {}
+        obj = obj[p]
+    obj[last] = value
+
+
+def validate_arguments(catalog, name, arguments):
+    result = _validate_arguments(catalog, name, arguments)
+    echo = {}
+    for k, v in result["arguments"].items():
+        set_path(echo, k, v)
+    result["arguments"] = echo
+    return result
+
+
+catalogkit.validate_arguments = validate_arguments
+serve(__name__)
