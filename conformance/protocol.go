@@ -26,7 +26,12 @@ type ProtocolCase struct {
 	// unless a line of the case does, and whose input the runner closes
 	// after the last line: the port must then exit with status 0.
 	Fresh bool
-	Lines []*ProtocolLine
+	// Pipelined: the runner writes every line before it reads the first
+	// reply, so that the replies must come in the lines' order however
+	// long each takes; otherwise it waits for each reply before the next
+	// line.
+	Pipelined bool
+	Lines     []*ProtocolLine
 }
 
 // A ProtocolLine is one line of a protocol case and the reply it must get.
@@ -77,7 +82,7 @@ func parseProtocolCase(data []byte) (*ProtocolCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := onlyKeys(n, "protocol case", []string{"id", "title", "spec", "session", "lines"}, nil); err != nil {
+	if err := onlyKeys(n, "protocol case", []string{"id", "title", "spec", "session", "lines"}, []string{"pipelined"}); err != nil {
 		return nil, err
 	}
 	c := &ProtocolCase{}
@@ -103,6 +108,12 @@ func parseProtocolCase(data []byte) (*ProtocolCase, error) {
 		c.Fresh = true
 	default:
 		return nil, fmt.Errorf(`"session" is not "shared" or "fresh"`)
+	}
+	if p, ok := n.lookup("pipelined"); ok {
+		if p.kind != kBool {
+			return nil, fmt.Errorf(`"pipelined" is not a boolean`)
+		}
+		c.Pipelined = p.lit == "true"
 	}
 	lines, _ := n.lookup("lines")
 	if lines.kind != kArray || len(lines.items) == 0 {
@@ -212,8 +223,9 @@ func (r *Runner) RunProtocol(rep *Report, cases []*ProtocolCase) {
 		r.runProtocolCase)
 }
 
-// runProtocolCase sends a protocol case's lines, one at a time, and judges
-// each reply. The first line that does not get its reply ends the case.
+// runProtocolCase sends a protocol case's lines, one at a time (or, for a
+// pipelined case, all of them first), and judges each reply. The first
+// line that does not get its reply ends the case.
 func (r *Runner) runProtocolCase(c *ProtocolCase, st SessionTarget, res *CaseResult) *TransportError {
 	var ls LineSession = st
 	var fresh FreshSession
@@ -227,14 +239,32 @@ func (r *Runner) runProtocolCase(c *ProtocolCase, st SessionTarget, res *CaseRes
 		fresh, ls = f, f
 		defer fresh.Abort()
 	}
+	send := func(l *ProtocolLine, b []byte) error {
+		err := ls.Send(b)
+		if err == nil && l.end == "" {
+			err = fresh.CloseInput()
+		}
+		return err
+	}
+	var sent []error // a pipelined case's: each line's error, nil once sent
+	if c.Pipelined {
+		sent = make([]error, len(c.Lines))
+		for i, l := range c.Lines {
+			if sent[i] = send(l, l.Bytes()); sent[i] != nil {
+				break // the lines after it are never read: the case ends at it
+			}
+		}
+	}
 	res.Status = Pass
 	for i, l := range c.Lines {
 		b := l.Bytes()
 		cr := &CheckResult{Index: i, Line: showLine(b), Want: json.RawMessage(l.Expect())}
 		res.Checks = append(res.Checks, cr)
-		err := ls.Send(b)
-		if err == nil && l.end == "" {
-			err = fresh.CloseInput()
+		var err error
+		if c.Pipelined {
+			err = sent[i]
+		} else {
+			err = send(l, b)
 		}
 		var line []byte
 		if err == nil {
@@ -255,10 +285,18 @@ func (r *Runner) runProtocolCase(c *ProtocolCase, st SessionTarget, res *CaseRes
 			if cr.Got != nil && !json.Valid(cr.Got) {
 				cr.Got = nil
 			}
-			res.Status, res.Message = Fail, fmt.Sprintf("line %d: %s", i, msg)
-			return nil
+			if res.Status == Pass {
+				res.Status, res.Message = Fail, fmt.Sprintf("line %d: %s", i, msg)
+			}
+			if !c.Pipelined {
+				return nil
+			}
+			continue // the lines after it are sent: their replies are read too
 		}
 		cr.Status = Pass
+	}
+	if res.Status != Pass {
+		return nil
 	}
 	if fresh != nil {
 		err := error(nil)

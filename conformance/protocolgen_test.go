@@ -18,9 +18,9 @@ type genLine struct {
 
 // A genProtocol is one row of the protocol level's table.
 type genProtocol struct {
-	id, title, spec string
-	fresh           bool
-	lines           []genLine
+	id, title, spec  string
+	fresh, pipelined bool
+	lines            []genLine
 }
 
 // Citations of PROTOCOL.md's headings.
@@ -62,7 +62,7 @@ func oneLine(s string) []seg { return []seg{tx(s)} }
 func protocolTable() []genProtocol {
 	var cs []genProtocol
 	add := func(id, title, spec string, fresh bool, lines ...genLine) {
-		cs = append(cs, genProtocol{"protocol." + id, title, spec, fresh, lines})
+		cs = append(cs, genProtocol{"protocol." + id, title, spec, fresh, false, lines})
 	}
 	bad := func(s, expect string) genLine { return genLine{line: oneLine(s), expect: expect} }
 
@@ -257,6 +257,44 @@ func protocolTable() []genProtocol {
 			replyOf("87", `{"result": {"first": `+described("read", "", "")+`, "second": `+described("read", "", "")+`, "catalog": `+toolWith("read", "")+`, "arguments": null}}`)),
 		bad(callWith("88", discoverX(toolWith("read", ""))), replyOf("88", `{"result": `+described("read", "", "")+`}`)))
 
+	fieldS := func(typ string) string { return `"s":{"type":"` + typ + `","required":true,"max_length":3}` }
+	validateS := func(typ, args string) string {
+		return `{"op":"validate_arguments","catalog":` + toolWith("read", fieldS(typ)) + `,"name":"t","arguments":` + args + `}`
+	}
+	validS := func(args string) string {
+		return `{"result": {"name": "t", "arguments": ` + args + `, "shape_valid": true, "authorized": false, "executed": false}}`
+	}
+	add("state.field-type", `Arguments {"s": "abc"} fit a string field s, then not an integer field s of a tool of the same name: nothing is cached by the tool's and fields' names`, citeNoState+"; "+citeCalls, false,
+		bad(callWith("89", validateS("string", `{"s":"abc"}`)), replyOf("89", validS(`{"s": "abc"}`))),
+		bad(callWith("90", validateS("integer", `{"s":"abc"}`)), replyOf("90", code("INVALID_ARGUMENT_VALUE"))))
+	add("state.canonical-equivalence", `"e\u0301e\u0301" after "\u00e9\u00e9" is 4 code points, over max_length 3, though canonically equivalent to the 2 before it: nothing is compared after normalization`, citeNoState+"; "+citeCalls, false,
+		bad(callWith("91", validateS("string", `{"s":"\u00e9\u00e9"}`)), replyOf("91", validS(`{"s": "\u00e9\u00e9"}`))),
+		bad(callWith("92", validateS("string", `{"s":"e\u0301e\u0301"}`)), replyOf("92", code("INVALID_ARGUMENT_VALUE"))))
+	named := func(name string) string {
+		return `[{"name":"` + name + `","family":"x","effect":"read","enabled":true,"fields":{}}]`
+	}
+	describedAs := func(name string) string {
+		return `{"result": [{"name": "` + name + `", "family": "x", "effect": "read", "inputSchema": {"type": "object", "properties": {}, "required": [], "additionalProperties": false}, "executes": false}]}`
+	}
+	add("state.hash-collision", `A catalog whose tool "c0" is renamed "an" is described with the new name, though Java's String.hashCode of the two names, and so of the two lines, is the same: nothing is cached by a hash alone`, citeNoState+"; "+citeCalls, false,
+		bad(callWith("93", discoverX(named("c0"))), replyOf("93", describedAs("c0"))),
+		bad(callWith("93", discoverX(named("an"))), replyOf("93", describedAs("an"))))
+	add("seq.repeated", "Two calls in a row with the same seq each get their own answer: a seq is echoed, never taken for a retransmission", citeCalls+"; "+citeNoState, false,
+		bad(callWith("94", discoverAll), replyOf("94", emptyResult)),
+		bad(callWith("94", `{"op":"discover","catalog":[],"family":"reading"}`), replyOf("94", code("UNKNOWN_FAMILY"))))
+
+	// More of the handshake.
+	add("hello.first-with-seq", "A first hello carrying a seq is answered with the hello reply, which has exactly its keys: no seq", citeHandshake, true,
+		bad(`{"type":"hello","protocol":"catalogkit-conformance/1","seq":4}`, helloReply), goOn("5"))
+	add("hello.other-version-then-hello", "A hello asking for another version is the session's hello: the port goes on reading, a hello after it gets an error line, and a call its reply", citeHandshake+"; "+citeEvery+"; "+citeTransport, true,
+		bad(`{"type":"hello","protocol":"catalogkit-conformance/2"}`, helloReply), bad(helloLine, errorOf("null")), goOn("1"))
+	add("hello.refused", "A hello line the text layer refuses (a duplicate key) is no hello: an error line with seq null, and a call after it is a call before the hello", citeEvery, true,
+		bad(`{"type":"hello","protocol":"catalogkit-conformance/1","protocol":"catalogkit-conformance/1"}`, errorOf("null")),
+		bad(callWith("1", discoverAll), errorOf("1")), bad(helloLine, helloReply), goOn("2"))
+	add("hello.unknown-op-before", "A call of an op the port does not know, or a mutate_and_repeat of one, before the hello is a call before the hello: an error line with its seq, not not_implemented", citeEvery, true,
+		bad(callWith("5", `{"op":"frobnicate"}`), errorOf("5")),
+		bad(callWith("6", `{"op":"mutate_and_repeat","call":{"op":"frobnicate"}}`), errorOf("6")), bad(helloLine, helloReply), goOn("7"))
+
 	// The line limit: 32 MiB, counted without the "\n" and with a "\r".
 	// The family is filled with fill, a 1-byte or a 2-byte character.
 	limitLineOf := func(seq string, size int, fill string) []seg {
@@ -279,6 +317,11 @@ func protocolTable() []genProtocol {
 		genLine{line: limitLine("67", max), end: "\r\n", expect: replyOf("67", `{"error": "INVALID_JSON"}`)}, goOn("68"))
 	add("line-limit.over-multibyte", fmt.Sprintf(`A line of %d bytes, most of them "\u00e9" (2 bytes each, so fewer characters than the limit), is one over the limit: bytes count, not characters`, max+1), citeTransport+"; "+citeEvery, false,
 		genLine{line: limitLineOf("69", max+1, "\u00e9"), expect: replyOf("69", `{"error": "INVALID_JSON"}`)}, goOn("70"))
+	add("line-limit.over-by-mib", fmt.Sprintf("A line of %d bytes, 1 MiB over the limit, is one line: refused with its seq, exactly one reply (never a reply for each buffer's worth), and the session goes on", max+1<<20), citeTransport+"; "+citeEvery, false,
+		genLine{line: limitLine("71", max+1<<20), expect: replyOf("71", `{"error": "INVALID_JSON"}`)}, goOn("72"))
+	add("line-limit.pipelined", fmt.Sprintf("Three lines written before any reply is read, a line of %d bytes (slow to read), a blank line and a call, are answered in their order, whatever each takes", max), citeTransport+"; "+citeEvery, false,
+		genLine{line: limitLine("73", max), expect: replyOf("73", invalidLabel)}, genLine{line: oneLine(" "), expect: errorOf("null")}, goOn("74"))
+	cs[len(cs)-1].pipelined = true
 	return cs
 }
 
@@ -289,7 +332,11 @@ func encodeProtocolCase(c genProtocol) []byte {
 	if c.fresh {
 		session = "fresh"
 	}
-	fmt.Fprintf(&b, "{\n  \"id\": %s,\n  \"title\": %s,\n  \"spec\": %s,\n  \"session\": %q,\n  \"lines\": [\n", jsonString(c.id), jsonString(c.title), jsonString(c.spec), session)
+	fmt.Fprintf(&b, "{\n  \"id\": %s,\n  \"title\": %s,\n  \"spec\": %s,\n  \"session\": %q,\n", jsonString(c.id), jsonString(c.title), jsonString(c.spec), session)
+	if c.pipelined {
+		b.WriteString("  \"pipelined\": true,\n")
+	}
+	b.WriteString("  \"lines\": [\n")
 	for i, l := range c.lines {
 		b.WriteString("    {\n      \"line\": [\n")
 		writePieces(&b, l.line, "        ")

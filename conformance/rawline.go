@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 )
 
 // A LineTarget is a [Target] that also takes whole request lines, as the
@@ -179,7 +180,7 @@ func replyParts(line []byte, seq int64) (Reply, error) {
 type ServedTarget struct {
 	target Target
 	req    *io.PipeWriter
-	replyR *io.PipeReader
+	replyR *replyPipe
 	reply  *bufio.Reader
 	done   chan error // Serve's result
 	info   PortInfo
@@ -195,7 +196,8 @@ type ServedTarget struct {
 // [LineTarget] that talks to it. Close ends it.
 func Served(target Target) *ServedTarget {
 	reqR, reqW := io.Pipe()
-	replyR, replyW := io.Pipe()
+	replyR := newReplyPipe()
+	replyW := replyR
 	s := &ServedTarget{target: target, req: reqW, replyR: replyR, reply: bufio.NewReaderSize(replyR, 64<<10), done: make(chan error, 1), info: target.Info()}
 	go func() {
 		err := Serve(reqR, replyW, target, target.Info())
@@ -288,4 +290,75 @@ func (s *ServedTarget) Close() error {
 		s.closeErr = <-s.done
 	}
 	return s.closeErr
+}
+
+// A replyPipe carries Serve's replies to the runner. Unlike io.Pipe it
+// holds what Serve writes until the runner reads it, as the pipe from a
+// port's process does, so that a pipelined protocol case (which writes its
+// lines before it reads a reply) cannot deadlock against Serve writing its
+// first reply. The replies it holds are the answers to the runner's own
+// lines: a few at a time.
+type replyPipe struct {
+	mu     sync.Mutex
+	ready  *sync.Cond
+	buf    []byte
+	closed bool  // the writer is done: Read returns io.EOF once buf is empty
+	rerr   error // the reader gave up: Write returns it
+}
+
+func newReplyPipe() *replyPipe {
+	p := &replyPipe{}
+	p.ready = sync.NewCond(&p.mu)
+	return p
+}
+
+func (p *replyPipe) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rerr != nil {
+		return 0, p.rerr
+	}
+	if p.closed {
+		return 0, io.ErrClosedPipe
+	}
+	p.buf = append(p.buf, b...)
+	p.ready.Broadcast()
+	return len(b), nil
+}
+
+func (p *replyPipe) Read(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.buf) == 0 && !p.closed && p.rerr == nil {
+		p.ready.Wait()
+	}
+	switch {
+	case p.rerr != nil:
+		return 0, p.rerr
+	case len(p.buf) == 0:
+		return 0, io.EOF
+	}
+	n := copy(b, p.buf)
+	p.buf = p.buf[n:]
+	if len(p.buf) == 0 {
+		p.buf = nil // let a long reply's memory go
+	}
+	return n, nil
+}
+
+// Close ends the writer's side.
+func (p *replyPipe) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	p.ready.Broadcast()
+	return nil
+}
+
+// CloseWithError ends the reader's side: Serve's next write fails with err.
+func (p *replyPipe) CloseWithError(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rerr = err
+	p.ready.Broadcast()
 }

@@ -133,22 +133,35 @@ def main_loop(reply, end_status=lambda: 0):
             ended = not raw.endswith(b"\n")
             r = reply(session, raw if ended else raw[:-1], ended)
             if r is not None:
-                stdout.write(catalog_port.encode(r).encode("ascii") + b"\n")
-                stdout.flush()
+                write_line(stdout, r)
 
     catalog_port.main = main
 
 
-def patch_source(module, func_name, old, new):
-    """patch_source redefines module.func_name from its own source with the
-    text old replaced by new: for the broken ports whose one change is one
-    line inside a function of the real port. It fails if old is not there,
-    so a change to the real port cannot silently leave a port unbroken."""
+def patch_source(owner, func_name, old, new, *more):
+    """patch_source redefines func_name of owner (a module of the real port,
+    or a class of it) from its own source with the text old replaced by new,
+    and each further pair of more likewise: for the broken ports whose one
+    change is a line or two inside a function of the real port. It fails if
+    old is not there, so a change to the real port cannot silently leave a
+    port unbroken."""
     import inspect
-    src = inspect.getsource(getattr(module, func_name))
-    if old not in src:
-        raise SystemExit("_patch.patch_source: %s no longer holds %r" % (func_name, old))
-    exec(compile(src.replace(old, new, 1), module.__file__, "exec"), module.__dict__)
+    import textwrap
+    src = textwrap.dedent(inspect.getsource(getattr(owner, func_name)))
+    for o, n in [(old, new)] + list(zip(more[::2], more[1::2])):
+        if o not in src:
+            raise SystemExit("_patch.patch_source: %s no longer holds %r" % (func_name, o))
+        src = src.replace(o, n, 1)
+    module = sys.modules[getattr(owner, "__module__", None) or owner.__name__]
+    ns = {}
+    exec(compile(src, module.__file__, "exec"), module.__dict__, ns)
+    setattr(owner, func_name, ns[func_name])
+
+
+def write_line(stdout, reply, end=b"\n"):
+    """write_line writes one reply as the port does: ASCII JSON, then end."""
+    stdout.write(catalog_port.encode(reply).encode("ascii") + end)
+    stdout.flush()
 
 
 def rewrite_output(fn):

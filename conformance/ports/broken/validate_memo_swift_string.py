@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+# BROKEN: memoizes validate_arguments outcomes in a dictionary keyed by the call (catalog, name, arguments) serialized as a Swift String, whose == is canonical equivalence: "e\u0301" (2 code points) and "\u00e9" (1) are one key, so the second gets the first's outcome and echo.
+import json
+import sys
+import unicodedata
+sys.dont_write_bytecode = True
+from _patch import catalogkit, serve  # noqa: E402
+
+_validate_arguments = catalogkit.validate_arguments
+_memo = {}
+
+
+def _key(*values):
+    # The call serialized with its characters raw (no \u escapes), compared
+    # as Swift compares Strings: up to canonical equivalence.
+    text = json.dumps([None if v is catalogkit.ABSENT else v for v in values], ensure_ascii=False, default=str)
+    return unicodedata.normalize("NFC", text)
+
+
+def validate_arguments(catalog, name, arguments):
+    try:
+        key = _key(catalog, name, arguments)
+    except (TypeError, ValueError, UnicodeEncodeError):
+        return _validate_arguments(catalog, name, arguments)
+    if key not in _memo:
+        try:
+            _memo[key] = ("ok", _validate_arguments(catalog, name, arguments))
+        except catalogkit.CatalogError as e:
+            _memo[key] = ("err", e)
+    kind, v = _memo[key]
+    if kind == "err":
+        raise v
+    return catalogkit.copy_json(v)
+
+
+catalogkit.validate_arguments = validate_arguments
+serve(__name__)
