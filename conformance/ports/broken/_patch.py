@@ -158,6 +158,18 @@ def patch_source(owner, func_name, old, new, *more):
     setattr(owner, func_name, ns[func_name])
 
 
+def set_path(obj, key, value):
+    """set_path sets key in obj as a set-by-path helper does (lodash's
+    _.set): "out.format" sets obj["out"]["format"]. The broken ports that
+    nest a dotted field name share it."""
+    *parents, last = key.split(".")
+    for p in parents:
+        if type(obj.get(p)) is not dict:
+            obj[p] = {}
+        obj = obj[p]
+    obj[last] = value
+
+
 def write_line(stdout, reply, end=b"\n"):
     """write_line writes one reply as the port does: ASCII JSON, then end."""
     stdout.write(catalog_port.encode(reply).encode("ascii") + end)

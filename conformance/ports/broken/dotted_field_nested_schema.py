@@ -3,27 +3,18 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, serve  # noqa: E402
+from _patch import catalogkit, serve, set_path  # noqa: E402
+
+_input_schema = catalogkit.input_schema
+
 
 def input_schema(tool):
-    properties = {}
-    for f in tool.fields:
-        prop = {"type": f.type}
-        if f.type == "string":
-            prop["maxLength"] = f.max_length
-        parts = f.name.split(".")
-        node = properties
-        for p in parts[:-1]:
-            if type(node.get(p)) is not dict:
-                node[p] = {}
-            node = node[p]
-        node[parts[-1]] = prop
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": [f.name for f in tool.fields if f.required],
-        "additionalProperties": False,
-    }
+    schema = _input_schema(tool)
+    nested = {}
+    for name, prop in schema["properties"].items():
+        set_path(nested, name, prop)
+    schema["properties"] = nested
+    return schema
 
 
 catalogkit.input_schema = input_schema

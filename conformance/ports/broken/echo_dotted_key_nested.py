@@ -3,18 +3,9 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, serve  # noqa: E402
+from _patch import catalogkit, serve, set_path  # noqa: E402
 
 _validate_arguments = catalogkit.validate_arguments
-
-
-def set_path(obj, key, value):
-    *parents, last = key.split(".")
-    for p in parents:
-        if type(obj.get(p)) is not dict:
-            obj[p] = {}
-        obj = obj[p]
-    obj[last] = value
 
 
 def validate_arguments(catalog, name, arguments):
