@@ -67,13 +67,13 @@ func runConform(c *cli, args []string) int {
 		command = fs.Args()
 	}
 	if !slices.Contains([]string{"text", "json", "junit"}, *format) {
-		return c.usageError(usageHint("conform"), "unknown --format %q (want text, json or junit)", *format)
+		return c.badUsage("unknown --format %q (want text, json or junit)", *format)
 	}
 	if *startup <= 0 || *call <= 0 {
-		return c.usageError(usageHint("conform"), "timeouts must be positive")
+		return c.badUsage("timeouts must be positive")
 	}
 	if maxReply > conformance.MaxReplyLimit {
-		return c.usageError(usageHint("conform"), "--max-reply %s is over the limit of 1GiB", &maxReply)
+		return c.badUsage("--max-reply %s is over the limit of 1GiB", &maxReply)
 	}
 	if fz.any(fs) {
 		if maxReply == 0 {
@@ -91,7 +91,7 @@ func runConform(c *cli, args []string) int {
 	if *run != "" {
 		re, err := regexp.Compile(*run)
 		if err != nil {
-			return c.usageError(usageHint("conform"), "invalid --run %q: %v", *run, err)
+			return c.badUsage("invalid --run %q: %v", *run, err)
 		}
 		runner.Run = re
 	}

@@ -47,20 +47,19 @@ func (f *fuzzFlags) any(fs *flag.FlagSet) bool {
 }
 
 func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run, format string) int {
-	hint := usageHint("conform")
 	seeded := false
 	fs.Visit(func(fl *flag.Flag) { seeded = seeded || fl.Name == "seed" })
 	switch {
 	case f.calls <= 0:
-		return c.usageError(hint, "--fuzz must be a positive number of calls (--seed, --fuzz-out and --jobs go with it)")
+		return c.badUsage("--fuzz must be a positive number of calls (--seed, --fuzz-out and --jobs go with it)")
 	case len(port.Command) == 0:
 		return c.usageError("give the port's command after --: "+progName()+" conform --fuzz N -- CMD ARGS...", "--fuzz needs a port to compare with the built-in implementation")
 	case f.cases != "":
-		return c.usageError(hint, "give --fuzz or --cases, not both")
+		return c.badUsage("give --fuzz or --cases, not both")
 	case run != "" || format != "text":
-		return c.usageError(hint, "--run and --format do not go with --fuzz")
+		return c.badUsage("--run and --format do not go with --fuzz")
 	case f.jobs < 1 || f.jobs > 256:
-		return c.usageError(hint, "--jobs must be from 1 to 256")
+		return c.badUsage("--jobs must be from 1 to 256")
 	}
 	if !seeded {
 		f.seed = uint64(time.Now().UnixNano())
@@ -154,7 +153,7 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 		fmt.Fprintf(c.stdout, "re-run: %s conform --cases %s -- %s\n", shellQuote(progName()), shellQuote(dir), shellJoin(port.Command))
 	}
 	fmt.Fprintln(c.stdout, summary)
-	hint = "each case file holds a shrunk call, or for a sequence case the shrunk run of calls to one fresh port, and the built-in implementation's outcomes"
+	hint := "each case file holds a shrunk call, or for a sequence case the shrunk run of calls to one fresh port, and the built-in implementation's outcomes"
 	if len(res.Counterexamples) == 0 {
 		hint = "no disagreement happened again on a fresh port, even after the calls before it: re-run with the same --seed; a port that answers differently each time is wrong too"
 	}

@@ -35,7 +35,7 @@ func runDiscover(c *cli, args []string) int {
 		return code
 	}
 	if *catalogFile == "" || !flagSet(fs, "family") {
-		return c.usageError(usageHint("discover"), "discover needs --catalog and --family")
+		return c.badUsage("discover needs --catalog and --family")
 	}
 	cat, code, ok := c.loadCatalog(*catalogFile)
 	if !ok {
@@ -68,7 +68,7 @@ func runValidate(c *cli, args []string) int {
 		return code
 	}
 	if *catalogFile == "" || !flagSet(fs, "name") || !flagSet(fs, "arguments") {
-		return c.usageError(usageHint("validate"), "validate needs --catalog, --name and --arguments")
+		return c.badUsage("validate needs --catalog, --name and --arguments")
 	}
 	if *catalogFile == "-" && *arguments == "-" {
 		return c.usageError("put the catalog or the arguments in a file", "--catalog and --arguments cannot both read stdin")

@@ -23,12 +23,11 @@ func runDiff(c *cli, args []string) int {
 	if !ok {
 		return code
 	}
-	hint := usageHint("diff")
 	switch {
 	case len(paths) != 2:
-		return c.usageError(hint, "diff needs two archives, A.zip and B.zip; got %d argument(s)", len(paths))
+		return c.badUsage("diff needs two archives, A.zip and B.zip; got %d argument(s)", len(paths))
 	case lim.MaxArchiveSize <= 0:
-		return c.usageError(hint, "--max-size must be positive")
+		return c.badUsage("--max-size must be positive")
 	}
 	rep, err := zipdiff.DiffFiles(paths[0], paths[1], lim)
 	if err != nil {

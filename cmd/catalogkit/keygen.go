@@ -30,17 +30,16 @@ func runKeygen(c *cli, args []string) int {
 	if code, ok := c.parse(fset, args, false); !ok {
 		return code
 	}
-	hint := usageHint("keygen")
 	switch {
 	case *out == "":
-		return c.usageError(hint, "keygen needs --out PREFIX")
+		return c.badUsage("keygen needs --out PREFIX")
 	case strings.HasSuffix(*out, "/") || strings.HasSuffix(*out, string(filepath.Separator)) || isDir(*out):
-		return c.usageError(hint, "--out %s is a folder: give a prefix of file names, such as %s", *out, filepath.Join(*out, "release"))
+		return c.badUsage("--out %s is a folder: give a prefix of file names, such as %s", *out, filepath.Join(*out, "release"))
 	case *unencrypted && pw.given():
-		return c.usageError(hint, "--unencrypted takes no password: give one or the other")
+		return c.badUsage("--unencrypted takes no password: give one or the other")
 	}
 	if err := pw.check(); err != nil {
-		return c.usageError(hint, "%v", err)
+		return c.badUsage("%v", err)
 	}
 	pw.warnReadable(c)
 	for _, p := range []string{*out + sign.SecretKeySuffix, *out + sign.PublicKeySuffix} {

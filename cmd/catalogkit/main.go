@@ -82,6 +82,9 @@ type cli struct {
 	// jsonErrors makes contract errors a JSON object on stdout (discover and
 	// validate --json), for programs that read the stable code.
 	jsonErrors bool
+	// cmd is the subcommand whose flags are being parsed ("" before one is
+	// chosen): its usage errors point at "catalogkit CMD -h".
+	cmd string
 
 	mu       sync.Mutex
 	cleanups []func() // run when a signal ends an interruptible command
@@ -90,12 +93,12 @@ type cli struct {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
-		c.usage(stderr)
+		c.printCommands(stderr)
 		return exitUsage
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		c.usage(stdout)
+		c.printCommands(stdout)
 		return exitOK
 	case "-version", "--version":
 		return runVersion(c, args[1:])
@@ -108,7 +111,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.runRecovered(cmd, args[1:])
 		}
 	}
-	return c.usageError(usageHint(""), "unknown command %q", args[0])
+	return c.badUsage("unknown command %q", args[0])
 }
 
 // runRecovered runs a command and turns a panic into exit status 3 with a
@@ -223,7 +226,7 @@ func signalName(status int) string {
 	return "SIGINT"
 }
 
-func (c *cli) usage(w io.Writer) {
+func (c *cli) printCommands(w io.Writer) {
 	fmt.Fprintf(w, "usage: catalogkit <command> [flags]\n\ncommands:\n")
 	for _, cmd := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
@@ -238,6 +241,11 @@ func (c *cli) usage(w io.Writer) {
 func (c *cli) errorf(hint, format string, args ...any) int {
 	c.printError(hint, format, args...)
 	return exitCheckFailed
+}
+
+// badUsage is usageError with the hint to read the command's -h.
+func (c *cli) badUsage(format string, args ...any) int {
+	return c.usageError(usageHint(c.cmd), format, args...)
 }
 
 // usageError is errorf for bad usage: exit status 2.
@@ -269,6 +277,7 @@ func (c *cli) printError(hint, format string, args ...any) {
 // flags (written as the docs write them, --dir rather than the flag
 // package's -dir) and the example.
 func (c *cli) flags(name, synopsis, example string) *flag.FlagSet {
+	c.cmd = name
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	fs.Usage = func() {
@@ -348,9 +357,9 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, allowArgs bool) (code int, 
 		fs.Usage()
 		return exitOK, false
 	case err != nil:
-		return c.usageError(usageHint(fs.Name()), "%s", flagError(fs, err)), false
+		return c.badUsage("%s", flagError(fs, err)), false
 	case !allowArgs && fs.NArg() > 0:
-		return c.usageError(usageHint(fs.Name()), "unexpected argument %q", fs.Arg(0)), false
+		return c.badUsage("unexpected argument %q", fs.Arg(0)), false
 	}
 	return exitOK, true
 }

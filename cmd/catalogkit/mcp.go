@@ -41,12 +41,11 @@ func runMCP(c *cli, args []string) int {
 	if code, ok := c.parse(fset, args, false); !ok {
 		return code
 	}
-	hint := usageHint("mcp")
 	switch {
 	case *file == "":
-		return c.usageError(hint, "mcp needs --catalog FILE")
+		return c.badUsage("mcp needs --catalog FILE")
 	case *file == "-":
-		return c.usageError(hint, "mcp re-reads its catalog: give a file, not -")
+		return c.badUsage("mcp re-reads its catalog: give a file, not -")
 	}
 	listen := ""
 	if flagSet(fset, "http") {

@@ -36,12 +36,11 @@ minisign -Vm dist/SHA256SUMS -p release.pub`)
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
-	hint := usageHint("pack")
 	if err := pw.check(); err != nil {
-		return c.usageError(hint, "%v", err)
+		return c.badUsage("%v", err)
 	}
 	if pw.given() && *keyFile == "" {
-		return c.usageError(hint, "a password is for the secret key of --sign: give --sign KEYFILE too")
+		return c.badUsage("a password is for the secret key of --sign: give --sign KEYFILE too")
 	}
 	pw.warnReadable(c)
 

@@ -25,17 +25,16 @@ func runSign(c *cli, args []string) int {
 	if code, ok := c.parse(fset, args, true); !ok {
 		return code
 	}
-	hint := usageHint("sign")
 	switch {
 	case *keyPath == "":
-		return c.usageError(hint, "sign needs --key KEY")
+		return c.badUsage("sign needs --key KEY")
 	case fset.NArg() != 1:
-		return c.usageError(hint, "sign needs exactly one FILE, the catalog to sign")
+		return c.badUsage("sign needs exactly one FILE, the catalog to sign")
 	case fset.Arg(0) == "-":
-		return c.usageError(hint, "a signature is for a file: give its path, not -")
+		return c.badUsage("a signature is for a file: give its path, not -")
 	}
 	if err := pw.check(); err != nil {
-		return c.usageError(hint, "%v", err)
+		return c.badUsage("%v", err)
 	}
 	pw.warnReadable(c)
 	file := fset.Arg(0)

@@ -49,22 +49,21 @@ func runVerify(c *cli, args []string) int {
 	if !ok {
 		return code
 	}
-	hint := usageHint("verify")
 	switch {
 	case *sum != "" && *sums != "":
-		return c.usageError(hint, "give at most one of --sha256 and --sums")
+		return c.badUsage("give at most one of --sha256 and --sums")
 	case len(*sum) != 64 && *sum != "":
-		return c.usageError(hint, "--sha256 %q is not 64 hex digits", *sum)
+		return c.badUsage("--sha256 %q is not 64 hex digits", *sum)
 	case *exec && *noExec:
-		return c.usageError(hint, "give at most one of --exec and --no-exec")
+		return c.badUsage("give at most one of --exec and --no-exec")
 	case len(keys.paths) > 0 && *sums == "":
-		return c.usageError(hint, "--key checks the signature beside a SHA256SUMS file: give --sums too")
+		return c.badUsage("--key checks the signature beside a SHA256SUMS file: give --sums too")
 	case lim.Check() != nil:
-		return c.usageError(hint, "%v", lim.Check())
+		return c.badUsage("%v", lim.Check())
 	}
 	mode, merr := verify.ParseSandboxMode(*sandboxMode)
 	if merr != nil {
-		return c.usageError(hint, "--sandbox: %v", merr)
+		return c.badUsage("--sandbox: %v", merr)
 	}
 	if *keep != "" {
 		if ents, err := os.ReadDir(*keep); err == nil && len(ents) > 0 {
@@ -78,7 +77,7 @@ func runVerify(c *cli, args []string) int {
 	if *rebuild != "" {
 		rs, err := verify.ParseRebuild(*rebuild)
 		if err != nil {
-			return c.usageError(hint, "%v", err)
+			return c.badUsage("%v", err)
 		}
 		src = &rs
 	}
@@ -128,39 +127,46 @@ func runVerify(c *cli, args []string) int {
 		return exitOK
 	}
 	if f := rep.FailedStep(); f != nil {
-		h := ""
-		switch f.Code() {
-		case archive.CodeIO, verify.CodeNotFile:
-			if f.Step == verify.StepHash {
-				h = "give the path of a regular file: the downloaded archive (and its SHA256SUMS)"
+		h, ok := failHints[f.Code()]
+		switch {
+		case f.Code() == archive.CodeIO || f.Code() == verify.CodeNotFile:
+			if f.Step == verify.StepHash { // neither code has a failHint
+				h.text = "give the path of a regular file: the downloaded archive (and its SHA256SUMS)"
 			}
-			c.printError(h, "could not verify: %s", f.Summary)
-			return exitCannotRun
-		case verify.CodeKeepDir:
-			c.printError("give --keep a new folder in one that exists and can be written, or an empty folder", "could not verify: %s", f.Summary)
-			return exitCannotRun
-		case verify.CodeNoGo:
-			h = "install Go (https://go.dev/dl/) and put it on PATH, or pass --no-exec"
-		case verify.CodeNoSandbox:
-			h = "install bubblewrap (apt-get install bubblewrap) or allow unprivileged user namespaces, or give --sandbox auto"
-		case archive.CodeRebuildSource:
-			c.printError("give your own git checkout of catalogkit as --rebuild DIR or DIR@REV, with the commit fetched (git fetch --tags)", "could not verify: %s", f.Summary)
-			return exitCannotRun
-		case verify.CodeRebuildMismatch:
-			h = "the archive is not what that commit packs to: the report says how they differ (rebuild.diff with --json); check that DIR@REV is the release's commit and that this catalogkit's compressor version is the manifest's (catalogkit version)"
-		case verify.CodeRebuildRefused:
-			h = "that commit is not a packable release tree: check that DIR is a clone of catalogkit and REV the release's commit"
-		case verify.CodeArchiveHash:
-			h = "the archive is not the published one: download it again from the release page"
-		case archive.CodeTooManyEntries, archive.CodeFileTooLarge, archive.CodeTotalTooLarge, archive.CodeRatio:
-			h = "if you trust this archive's size, raise the limit with --max-entries, --max-file-size, --max-total-size or --max-ratio"
-		default:
-			h = stepHint[f.Step]
+			return c.cannotRun(h.text, "could not verify: %s", f.Summary)
+		case h.cannotRun:
+			return c.cannotRun(h.text, "could not verify: %s", f.Summary)
+		case !ok:
+			h.text = stepHint[f.Step]
 		}
-		return c.errorf(h, "verification failed at step %s: %s", f.Step, f.Summary)
+		return c.errorf(h.text, "verification failed at step %s: %s", f.Step, f.Summary)
 	}
 	return c.errorf("give --key with --sums, --sha256 or --rebuild so that the tests can run, or --no-exec to skip them", "verification incomplete: the tests did not run because the archive's identity was not checked")
 }
+
+// A failHint is what to do about one way verification stops; cannotRun
+// marks a stop that is not the archive's fault (exit status 3 rather than 1).
+type failHint struct {
+	text      string
+	cannotRun bool
+}
+
+// failHints is what to do about a failed step, by its code.
+var failHints = map[archive.Code]failHint{
+	verify.CodeKeepDir:         {"give --keep a new folder in one that exists and can be written, or an empty folder", true},
+	archive.CodeRebuildSource:  {"give your own git checkout of catalogkit as --rebuild DIR or DIR@REV, with the commit fetched (git fetch --tags)", true},
+	verify.CodeNoGo:            {text: "install Go (https://go.dev/dl/) and put it on PATH, or pass --no-exec"},
+	verify.CodeNoSandbox:       {text: "install bubblewrap (apt-get install bubblewrap) or allow unprivileged user namespaces, or give --sandbox auto"},
+	verify.CodeRebuildMismatch: {text: "the archive is not what that commit packs to: the report says how they differ (rebuild.diff with --json); check that DIR@REV is the release's commit and that this catalogkit's compressor version is the manifest's (catalogkit version)"},
+	verify.CodeRebuildRefused:  {text: "that commit is not a packable release tree: check that DIR is a clone of catalogkit and REV the release's commit"},
+	verify.CodeArchiveHash:     {text: "the archive is not the published one: download it again from the release page"},
+	archive.CodeTooManyEntries: {text: limitsHint},
+	archive.CodeFileTooLarge:   {text: limitsHint},
+	archive.CodeTotalTooLarge:  {text: limitsHint},
+	archive.CodeRatio:          {text: limitsHint},
+}
+
+const limitsHint = "if you trust this archive's size, raise the limit with --max-entries, --max-file-size, --max-total-size or --max-ratio"
 
 // stepHint is what to do when a step fails for a reason that has no hint of
 // its own.
@@ -181,7 +187,7 @@ func parseWithOneArg(c *cli, fs *flag.FlagSet, args []string) (string, int, bool
 		return "", code, false
 	}
 	if fs.NArg() == 0 {
-		return "", c.usageError(usageHint("verify"), "missing ARCHIVE"), false
+		return "", c.badUsage("missing ARCHIVE"), false
 	}
 	arg := fs.Arg(0)
 	if code, ok := c.parse(fs, fs.Args()[1:], false); !ok {
