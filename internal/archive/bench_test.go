@@ -4,38 +4,20 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/catalogkit/catalogkit/internal/benchdata"
 )
 
-// benchTree writes a generated tree of about 8 MB in 400 files: Go-like
-// source text of varied sizes and a few incompressible files.
+// benchTree writes benchdata's generated tree of about 8 MB in 402 files.
 func benchTree(b *testing.B) (string, int64) {
 	b.Helper()
-	rng := rand.New(rand.NewPCG(3, 4))
-	words := strings.Fields("func return if else for range package import type struct interface map chan go defer select case switch var const err nil true false string int byte error")
-	files := []tfile{{path: "VERSION", data: []byte("0.1.0\n")}, {path: "go.mod", data: []byte("module x\n")}}
-	var total int64
-	for i := range 400 {
-		var sb strings.Builder
-		n := 1000 + rng.IntN(40000)
-		if i%50 == 0 {
-			n = 400000
-		}
-		for sb.Len() < n {
-			fmt.Fprintf(&sb, "%s %s_%d(%s)\n", words[rng.IntN(len(words))], words[rng.IntN(len(words))], rng.IntN(1000), words[rng.IntN(len(words))])
-		}
-		data := []byte(sb.String())
-		if i%40 == 7 {
-			for j := range data {
-				data[j] = byte(rng.UintN(256))
-			}
-		}
-		files = append(files, tfile{path: fmt.Sprintf("internal/p%02d/f%03d.go", i%20, i), data: data})
-		total += int64(len(data))
+	gen, total := benchdata.Tree("0.1.0")
+	files := make([]tfile, len(gen))
+	for i, f := range gen {
+		files[i] = tfile{path: f.Name, data: f.Data}
 	}
 	dir := filepath.Join(b.TempDir(), "tree")
 	writeTree(b, dir, files, plain)

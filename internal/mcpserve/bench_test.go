@@ -300,7 +300,7 @@ func BenchmarkReload(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			live := liveSnapshot(b, path, mode.keys)
+			live := benchdata.LiveBytes(b, func() (*Snapshot, error) { return Load(path, mode.keys) })
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
 			n := 0
@@ -352,22 +352,4 @@ func BenchmarkReload(b *testing.B) {
 			b.ReportMetric(float64(served.Load())/10, "calls/reload")
 		})
 	}
-}
-
-// liveSnapshot returns the heap bytes one loaded snapshot keeps.
-func liveSnapshot(b *testing.B, path string, keys []sign.PublicKey) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	snap, err := Load(path, keys)
-	if err != nil {
-		b.Fatal(err)
-	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(snap)
-	if after.HeapAlloc < before.HeapAlloc {
-		return 0
-	}
-	return after.HeapAlloc - before.HeapAlloc
 }

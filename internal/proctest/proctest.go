@@ -1,12 +1,16 @@
-// Package proctest finds processes by what /proc says of them, for the
-// tests that check that no process outlives a run (a port's, a sandboxed
-// test's, a signalled command's). Where there is no /proc it finds none.
+// Package proctest holds what the tests of processes share: it finds
+// processes by what /proc says of them, for the tests that check that no
+// process outlives a run (a port's, a sandboxed test's, a signalled
+// command's), and where there is no /proc it finds none; and it listens on
+// the network for the probes that check a sandbox keeps a process off it.
 package proctest
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"strconv"
+	"testing"
 	"time"
 )
 
@@ -56,4 +60,26 @@ func Until(d time.Duration, cond func() bool) bool {
 		}
 	}
 	return true
+}
+
+// Listen starts a TCP listener on 127.0.0.1 that accepts and closes every
+// connection until the test ends, and returns its address: a place on the
+// network that a probe run in a sandbox must not reach.
+func Listen(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln.Addr().String()
 }

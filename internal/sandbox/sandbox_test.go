@@ -194,20 +194,7 @@ func need(t *testing.T) {
 // escapeRun runs the escape probe, sandboxed or not, and returns what it
 // reached, after checking on the host what it left there.
 func escapeRun(t *testing.T, sandboxed bool) escapeResult {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	addr := proctest.Listen(t)
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
 		t.Skip("no home folder to protect:", err)
@@ -218,7 +205,7 @@ func escapeRun(t *testing.T, sandboxed bool) escapeResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := []string{probeEnv + "=caller", callerSecret + "=hunter2", "PROBE_ADDR=" + ln.Addr().String(),
+	env := []string{probeEnv + "=caller", callerSecret + "=hunter2", "PROBE_ADDR=" + addr,
 		"PROBE_HOME=" + home, "PROBE_NAME=" + name, "PROBE_RO=" + ro, "PATH=" + os.Getenv("PATH")}
 	if sandboxed {
 		env = append(env, "PROBE_SANDBOX=1")

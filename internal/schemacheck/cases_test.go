@@ -83,16 +83,23 @@ func TestCaseFiles(t *testing.T) {
 		}
 	}
 	cases, err := conformance.Cases()
+	sameIDs(t, "cases", ids, cases, err, func(c *conformance.Case) string { return c.ID })
+}
+
+// sameIDs checks that the case files on disk (ids) and the cases the Go
+// runner embeds (loaded, with the error of loading them) have the same ids.
+func sameIDs[C any](t *testing.T, what string, ids []string, loaded []C, err error, id func(C) string) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var loaded []string
-	for _, c := range cases {
-		loaded = append(loaded, c.ID)
+	var got []string
+	for _, c := range loaded {
+		got = append(got, id(c))
 	}
 	slices.Sort(ids)
-	if diff := cmp.Diff(ids, loaded); diff != "" {
-		t.Errorf("ids of the files on disk and of the embedded cases differ (-disk +embedded):\n%s", diff)
+	if diff := cmp.Diff(ids, got); diff != "" {
+		t.Errorf("ids of the files on disk and of the embedded %s differ (-disk +embedded):\n%s", what, diff)
 	}
 }
 
@@ -217,13 +224,9 @@ func TestTextCaseFiles(t *testing.T) {
 		t.Errorf("duplicate ids: %q", dup)
 	}
 	cases, err := conformance.TextCases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var loaded []string
+	sameIDs(t, "text cases", ids, cases, err, func(c *conformance.TextCase) string { return c.ID })
 	refused := 0
 	for _, c := range cases {
-		loaded = append(loaded, c.ID)
 		_, err := catalog.ParseJSON(c.Line(7))
 		if got := err != nil; got != c.Refused() {
 			t.Errorf("%s: catalog.ParseJSON of its line: error %v, but the case expects %s", c.ID, err, c.Expect())
@@ -234,10 +237,6 @@ func TestTextCaseFiles(t *testing.T) {
 	}
 	if refused == 0 || refused == len(cases) {
 		t.Errorf("%d of %d text cases expect a refusal: the level needs lines that must be refused and lines that must be read", refused, len(cases))
-	}
-	slices.Sort(ids)
-	if diff := cmp.Diff(ids, loaded); diff != "" {
-		t.Errorf("ids of the files on disk and of the embedded text cases differ (-disk +embedded):\n%s", diff)
 	}
 }
 
@@ -278,17 +277,7 @@ func TestTextSchemaRejects(t *testing.T) {
 func TestProtocolCaseFiles(t *testing.T) {
 	sch, ids := caseFileIDs(t, "protocol", "protocol-case.schema.json", nil)
 	cases, err := conformance.ProtocolCases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var loaded []string
-	for _, c := range cases {
-		loaded = append(loaded, c.ID)
-	}
-	slices.Sort(ids)
-	if diff := cmp.Diff(ids, loaded); diff != "" {
-		t.Errorf("ids of the files on disk and of the embedded protocol cases differ (-disk +embedded):\n%s", diff)
-	}
+	sameIDs(t, "protocol cases", ids, cases, err, func(c *conformance.ProtocolCase) string { return c.ID })
 
 	// The schema can fail: each variant of a real case breaks one rule.
 	base := string(readFile(t, filepath.Join(conformanceDir, "protocol", "protocol.last-line.no-newline.json")))

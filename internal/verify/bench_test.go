@@ -2,36 +2,21 @@ package verify
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/catalogkit/catalogkit/internal/benchdata"
 )
 
-// benchArchive packs a generated release-shaped tree of about 8 MB in 400
-// files (Go-like text, a few incompressible files) and writes it to disk.
+// benchArchive packs benchdata's generated release-shaped tree of about
+// 8 MB in 402 files and writes it to disk.
 func benchArchive(b *testing.B) (string, int64) {
 	b.Helper()
-	rng := rand.New(rand.NewPCG(3, 4))
-	words := strings.Fields("func return if else for range package import type struct interface map chan go defer select case switch var const err nil")
-	files := []tfile{{path: "VERSION", data: []byte(testVersion + "\n")}, {path: "go.mod", data: []byte("module x\n")}}
-	var total int64
-	for i := range 400 {
-		var sb strings.Builder
-		n := 1000 + rng.IntN(40000)
-		for sb.Len() < n {
-			fmt.Fprintf(&sb, "%s %s_%d(%s)\n", words[rng.IntN(len(words))], words[rng.IntN(len(words))], rng.IntN(1000), words[rng.IntN(len(words))])
-		}
-		data := []byte(sb.String())
-		if i%40 == 7 {
-			for j := range data {
-				data[j] = byte(rng.UintN(256))
-			}
-		}
-		files = append(files, tfile{path: fmt.Sprintf("internal/p%02d/f%03d.go", i%20, i), data: data})
-		total += int64(len(data))
+	gen, total := benchdata.Tree(testVersion)
+	files := make([]tfile, len(gen))
+	for i, f := range gen {
+		files[i] = tfile{path: f.Name, data: f.Data}
 	}
 	p := filepath.Join(b.TempDir(), "catalogkit-"+testVersion+".zip")
 	if err := os.WriteFile(p, packTree(files), 0o644); err != nil {

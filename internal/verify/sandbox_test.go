@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,26 +152,13 @@ func TestSandboxHostile(t *testing.T) {
 }
 
 func hostileRun(t *testing.T, mode SandboxMode, gocache string) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	addr := proctest.Listen(t)
 	home, err := os.UserHomeDir()
 	if err != nil {
 		t.Skip("no home folder:", err)
 	}
 	name := fmt.Sprintf(".catalogkit-hostile-%06d", time.Now().UnixNano()%1000000)
-	src := fmt.Sprintf(hostileTest, callerSecret, ln.Addr().String(), home, name, os.Getpid())
+	src := fmt.Sprintf(hostileTest, callerSecret, addr, home, name, os.Getpid())
 	data := packTree(fakeRelease(21, nil, tfile{path: "catalog/hostile_test.go", data: []byte(src)}))
 	sb := newSandbox(t, data)
 	sum := sha256.Sum256(data)

@@ -54,7 +54,6 @@ func deflatedEntry(name, body string) rawEntry {
 }
 
 func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
-	le := binary.LittleEndian
 	out := append([]byte(nil), prefix...)
 	offsets := make([]int, len(entries))
 	entries = append([]rawEntry(nil), entries...) // the caller's slice stays as it was
@@ -68,46 +67,25 @@ func rawZip(prefix []byte, comment string, entries ...rawEntry) []byte {
 			offsets[i] = offsets[e.sameAs-1]
 			continue
 		}
-		flags := e.flags
 		offsets[i] = len(out)
-		var h [30]byte
-		le.PutUint32(h[0:], zipfmt.SigLocal)
-		le.PutUint16(h[4:], 20)
-		le.PutUint16(h[6:], flags)
-		le.PutUint16(h[8:], e.method)
-		le.PutUint16(h[12:], 0x21)
-		le.PutUint32(h[14:], e.crc)
-		le.PutUint32(h[18:], uint32(len(e.data)))
-		le.PutUint32(h[22:], e.size)
-		le.PutUint16(h[26:], uint16(len(e.name)))
-		out = append(append(append(out, h[:]...), e.name...), e.data...)
+		out = append(zipfmt.AppendLocal(out, e.header()), e.data...)
 	}
 	cdAt := len(out)
 	for i, e := range entries {
-		flags := e.flags
-		var h [46]byte
-		le.PutUint32(h[0:], zipfmt.SigCentral)
-		le.PutUint16(h[4:], 3<<8|20)
-		le.PutUint16(h[6:], 20)
-		le.PutUint16(h[8:], flags)
-		le.PutUint16(h[10:], e.method)
-		le.PutUint16(h[14:], 0x21)
-		le.PutUint32(h[16:], e.crc)
-		le.PutUint32(h[20:], uint32(len(e.data)))
-		le.PutUint32(h[24:], e.size)
-		le.PutUint16(h[28:], uint16(len(e.name)))
-		le.PutUint32(h[38:], 0o100644<<16)
-		le.PutUint32(h[42:], uint32(offsets[i]))
-		out = append(append(out, h[:]...), e.name...)
+		h := e.header()
+		h.CreatorVersion, h.ExternalAttrs, h.Offset = 3<<8|20, 0o100644<<16, uint32(offsets[i])
+		out = zipfmt.AppendCentral(out, h)
 	}
-	var end [22]byte
-	le.PutUint32(end[0:], zipfmt.SigEnd)
-	le.PutUint16(end[8:], uint16(len(entries)))
-	le.PutUint16(end[10:], uint16(len(entries)))
-	le.PutUint32(end[12:], uint32(len(out)-cdAt))
-	le.PutUint32(end[16:], uint32(cdAt))
-	le.PutUint16(end[20:], uint16(len(comment)))
-	return append(append(out, end[:]...), comment...)
+	n := uint16(len(entries))
+	return zipfmt.AppendEnd(out, zipfmt.End{DiskEntries: n, Entries: n, CentralSize: uint32(len(out) - cdAt), CentralAt: uint32(cdAt)}, comment)
+}
+
+// header is e's fields as both its headers write them.
+func (e rawEntry) header() zipfmt.Header {
+	return zipfmt.Header{
+		ReaderVersion: 20, Flags: e.flags, Method: e.method, ModDate: 0x21,
+		CRC32: e.crc, CompressedSize: uint32(len(e.data)), Size: e.size, Name: e.name,
+	}
 }
 
 // compareBytes reads and compares two archives in memory.
