@@ -1,6 +1,8 @@
-// Package benchdata renders the large catalogs that the benchmarks of more
-// than one package share (catalog's benchmarks, cmd/catalogkit's
-// BenchmarkCLIMaxCatalog), so that they all measure the same bytes.
+// Package benchdata holds what the benchmarks of more than one package
+// share, so that they all measure the same bytes the same way: the large
+// catalogs (catalog's benchmarks, cmd/catalogkit's BenchmarkCLIMaxCatalog),
+// a release-shaped [Tree] (archive's and verify's) and [LiveBytes], the heap
+// a loaded value keeps.
 //
 // The catalogs are generated, not committed (the largest is about 3 MB):
 // [Catalog] renders one by name, deterministically, and
