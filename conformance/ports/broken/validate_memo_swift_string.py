@@ -4,10 +4,7 @@ import json
 import sys
 import unicodedata
 sys.dont_write_bytecode = True
-from _patch import catalogkit, serve  # noqa: E402
-
-_validate_arguments = catalogkit.validate_arguments
-_memo = {}
+from _patch import catalogkit, memoize_validate, serve  # noqa: E402
 
 
 def _key(*values):
@@ -17,21 +14,5 @@ def _key(*values):
     return unicodedata.normalize("NFC", text)
 
 
-def validate_arguments(catalog, name, arguments):
-    try:
-        key = _key(catalog, name, arguments)
-    except (TypeError, ValueError, UnicodeEncodeError):
-        return _validate_arguments(catalog, name, arguments)
-    if key not in _memo:
-        try:
-            _memo[key] = ("ok", _validate_arguments(catalog, name, arguments))
-        except catalogkit.CatalogError as e:
-            _memo[key] = ("err", e)
-    kind, v = _memo[key]
-    if kind == "err":
-        raise v
-    return catalogkit.copy_json(v)
-
-
-catalogkit.validate_arguments = validate_arguments
+memoize_validate(_key, errors=(TypeError, ValueError, UnicodeEncodeError))
 serve(__name__)
