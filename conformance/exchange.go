@@ -17,11 +17,7 @@ func (p *Port) Exchange(line []byte) ([]byte, error) {
 	if err := p.ready(); err != nil {
 		return nil, err
 	}
-	req, err := requestLine(func(int64) []byte { return line }, 0)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.request(req); err != nil {
+	if err := p.send(func(int64) []byte { return line }, 0); err != nil {
 		return nil, err
 	}
 	reply, terr := p.readLine(p.callTimeout(), "reply")
@@ -48,11 +44,7 @@ func (p *Port) SendLine(build func(seq int64) []byte) (int64, error) {
 		}
 	}
 	p.seq++
-	req, err := requestLine(build, p.seq)
-	if err != nil {
-		return 0, err
-	}
-	if err := p.request(req); err != nil {
+	if err := p.send(build, p.seq); err != nil {
 		return 0, err
 	}
 	return p.seq, nil

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/catalogkit/catalogkit/conformance"
+	"github.com/catalogkit/catalogkit/internal/skipreport"
 )
 
 // The ports under ports/, relative to this package's folder.
@@ -32,21 +33,10 @@ const lineLimitCases = "protocol.line-limit."
 // some were lost.
 const minBrokenPorts = 130
 
-// python3 returns the path of python3, or skips the test loudly; under
-// CI=true a missing python3 is a broken CI image, so the test fails instead.
+// python3 returns the path of python3, or skips the test loudly (in the
+// skip report); under CI=true a missing python3 fails the test.
 func python3(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("python3")
-	if err == nil {
-		return p
-	}
-	msg := fmt.Sprintf("python3 not found (%v): the Python port and the broken ports were NOT checked", err)
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	fmt.Fprintf(os.Stderr, "WARNING: %s: %s\n", t.Name(), msg)
-	t.Skip(msg)
-	return ""
+	return skipreport.Tool(t, "python3", "conformance: python3 is not installed, so the Python port and the broken ports were NOT checked; install it: sudo apt-get install python3")
 }
 
 // runPort runs every case, then the text level, against the Python script
@@ -91,10 +81,7 @@ func reportText(rep *conformance.Report) string {
 
 func loadCases(t *testing.T) []*conformance.Case {
 	t.Helper()
-	cases, err := conformance.Cases()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := load(t, conformance.Cases)
 	if len(cases) != 21 {
 		t.Fatalf("conformance.Cases() returned %d cases, want 21", len(cases))
 	}
@@ -102,22 +89,21 @@ func loadCases(t *testing.T) []*conformance.Case {
 }
 
 func loadProtocolCases(t *testing.T) []*conformance.ProtocolCase {
-	t.Helper()
-	cases, err := conformance.ProtocolCases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return load(t, conformance.ProtocolCases)
 }
 
-func loadTextCases(t *testing.T) []*conformance.TextCase {
+func loadTextCases(t *testing.T) []*conformance.TextCase { return load(t, conformance.TextCases) }
+
+// load returns the cases load returns, or fails t with its error or when
+// there is none.
+func load[C any](t *testing.T, load func() ([]C, error)) []C {
 	t.Helper()
-	cases, err := conformance.TextCases()
+	cases, err := load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cases) == 0 {
-		t.Fatal("conformance.TextCases() returned no case")
+		t.Fatal("no case was loaded")
 	}
 	return cases
 }

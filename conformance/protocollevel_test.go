@@ -9,14 +9,7 @@ import (
 	"github.com/catalogkit/catalogkit/catalog"
 )
 
-func mustProtocolCases(t *testing.T) []*ProtocolCase {
-	t.Helper()
-	cases, err := ProtocolCases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
+func mustProtocolCases(t *testing.T) []*ProtocolCase { return must(t, ProtocolCases) }
 
 // protocolOptOut is the Go implementation with a hello that opts out of
 // the protocol level.

@@ -44,25 +44,20 @@ func (p *Port) Hello() (PortInfo, error) {
 // Call, it leaves the port running when it answers with an error line,
 // which is the expected answer to some lines.
 func (p *Port) CallLine(build func(seq int64) []byte) ([]byte, error) {
-	if err := p.ready(); err != nil {
-		return nil, err
-	}
-	p.seq++
-	req, err := requestLine(build, p.seq)
+	seq, err := p.SendLine(build)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.request(req); err != nil {
-		return nil, err
+	return p.ReceiveReply(seq)
+}
+
+// send writes the request line build makes for seq.
+func (p *Port) send(build func(seq int64) []byte, seq int64) error {
+	req, err := requestLine(build, seq)
+	if err != nil {
+		return err
 	}
-	line, terr := p.readLine(p.callTimeout(), "reply")
-	if terr != nil {
-		return nil, terr
-	}
-	if err := checkReplyLine(line, p.seq); err != nil {
-		return nil, p.fail(Error, err.Error())
-	}
-	return line, nil
+	return p.request(req)
 }
 
 // requestLine builds a request line for seq and appends its newline.

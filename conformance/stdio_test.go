@@ -119,13 +119,16 @@ func fakeCommand(t *testing.T, behaviour string, seq int) *Port {
 // shortCallTimeout is the call timeout of the tests that wait for it.
 const shortCallTimeout = 3 * time.Second
 
-func mustCases(t *testing.T) []*Case {
+func mustCases(t *testing.T) []*Case { return must(t, Cases) }
+
+// must returns what load returns, or fails t with its error.
+func must[T any](t testing.TB, load func() (T, error)) T {
 	t.Helper()
-	cases, err := Cases()
+	v, err := load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cases
+	return v
 }
 
 // caseOfSeq returns the index of the case whose checks include call number

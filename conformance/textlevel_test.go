@@ -31,14 +31,7 @@ func (s *scriptTarget) CallLine(build func(int64) []byte) ([]byte, error) {
 	return []byte(s.answer(s.seq, build(s.seq))), nil
 }
 
-func mustTextCases(t *testing.T) []*TextCase {
-	t.Helper()
-	cases, err := TextCases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
+func mustTextCases(t *testing.T) []*TextCase { return must(t, TextCases) }
 
 // TestTextLevel checks how the runner judges the text level's answers.
 func TestTextLevel(t *testing.T) {

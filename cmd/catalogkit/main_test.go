@@ -17,6 +17,8 @@ import (
 
 	"aead.dev/minisign"
 	"github.com/google/go-cmdtest"
+
+	"github.com/catalogkit/catalogkit/internal/gittest"
 )
 
 var update = flag.Bool("update", false, "update the .ct transcripts in testdata with the actual output")
@@ -82,13 +84,7 @@ func TestCLI(t *testing.T) {
 	} else {
 		t.Logf("no git: the transcripts that use it fail")
 	}
-	for k, v := range map[string]string{
-		"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com", "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z",
-		"GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",
-	} {
-		t.Setenv(k, v)
-	}
+	gittest.Setenv(t)
 	ts.Run(t, *update)
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/catalogkit/catalogkit/internal/mcpserve"
 	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/sign/signtest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -180,14 +181,7 @@ func testMCPBinaryRawLines(t *testing.T, bin string) {
 // the old digest of the changed tool is STALE_DEFINITION. Then a change on
 // disk is picked up with no signal.
 func testMCPSignedReload(t *testing.T, bin string) {
-	kp, err := sign.GenerateKey(sign.KeyOptions{Unencrypted: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := sign.ParseSecretKey("test.key", kp.Secret, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	kp, key, _ := signtest.Key(t, "test")
 	dir := t.TempDir()
 	pub := filepath.Join(dir, "test.pub")
 	if err := os.WriteFile(pub, kp.Public, 0o644); err != nil {

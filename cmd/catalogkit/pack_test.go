@@ -208,13 +208,7 @@ func TestPackCommandErrors(t *testing.T) {
 // compresses, and requires exit 143, the temporary files removed and the
 // output folder as it was (here: the lock file alone).
 func TestPackSignal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command")
-	}
-	bin := filepath.Join(t.TempDir(), "catalogkit")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCatalogkit(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, smallTree)
 	// 48 MiB of varied text: seconds of Deflate at level 8.

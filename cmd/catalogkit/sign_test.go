@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogkit/catalogkit/internal/gittest"
 	"github.com/catalogkit/catalogkit/internal/skipreport"
 )
 
@@ -19,18 +20,7 @@ func gitCheckout(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	writeFiles(t, dir, files)
-	for _, args := range [][]string{
-		{"-c", "init.defaultBranch=main", "init", "-q"},
-		{"add", "."},
-		{"-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "release"},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	gittest.Commit(t, dir, "release")
 	return dir
 }
 
@@ -137,15 +127,7 @@ func TestPackSignUnderHook(t *testing.T) {
 	}
 	tree := gitCheckout(t, smallTree)
 	other := gitCheckout(t, map[string]string{"other.txt": "another repository\n"})
-	head := func(dir string) string {
-		cmd := exec.Command("git", "-C", dir, "rev-parse", "HEAD")
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("git rev-parse HEAD in %s: %v", dir, err)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	head := func(dir string) string { return gittest.Run(t, dir, "rev-parse", "HEAD") }
 	want, otherCommit := head(tree), head(other)
 	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
 	t.Setenv("GIT_WORK_TREE", other)

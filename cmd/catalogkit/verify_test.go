@@ -238,13 +238,7 @@ func found(dir, name string) bool {
 // marker file), and requires it to stop, kill the tests and remove every
 // directory it and the go command made.
 func TestVerifyInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command")
-	}
-	bin := filepath.Join(t.TempDir(), "catalogkit")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCatalogkit(t)
 	archive, sums := release(t, releaseTree(t, time.Minute))
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "verify", "--exec", "--sums", sums, archive)

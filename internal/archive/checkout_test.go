@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/catalogkit/catalogkit/internal/gittest"
 )
 
 // TestCheckCheckout checks that a git checkout packs only as committed:
@@ -15,22 +17,13 @@ import (
 // the rules leave out are not, and a tree that is not a checkout is not
 // checked at all.
 func TestCheckCheckout(t *testing.T) {
-	gitPath := needTool(t, "git")
+	needTool(t, "git")
 	dir := t.TempDir()
 	writeTree(t, dir, sampleTree(), plain)
 	if err := CheckCheckout(dir); err != nil {
 		t.Fatalf("a tree that is not a git checkout: %v, want no check", err)
 	}
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command(gitPath, append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	run("init", "-q")
-	run("add", "-A")
-	run("commit", "-q", "-m", "release")
+	gittest.Commit(t, dir, "release")
 	if err := CheckCheckout(dir); err != nil {
 		t.Fatalf("a clean checkout: %v", err)
 	}
@@ -70,7 +63,7 @@ func TestCheckCheckout(t *testing.T) {
 // unchecked: a broken .git, no git on PATH, and a checkout git distrusts
 // ("dubious ownership", as when another user runs pack).
 func TestCheckCheckoutGitFails(t *testing.T) {
-	gitPath := needTool(t, "git")
+	needTool(t, "git")
 	tests := []struct {
 		name   string
 		reason string
@@ -89,9 +82,7 @@ func TestCheckCheckoutGitFails(t *testing.T) {
 			name:   "no git",
 			reason: "git is not installed",
 			setup: func(t *testing.T, dir string) {
-				if out, err := exec.Command(gitPath, "-C", dir, "init", "-q").CombinedOutput(); err != nil {
-					t.Fatalf("git init: %v\n%s", err, out)
-				}
+				gittest.Run(t, dir, "init", "-q")
 				t.Setenv("PATH", t.TempDir())
 			},
 			want: "executable file not found",
@@ -100,9 +91,7 @@ func TestCheckCheckoutGitFails(t *testing.T) {
 			name:   "dubious ownership",
 			reason: "safe.directory refuses a checkout owned by someone else",
 			setup: func(t *testing.T, dir string) {
-				if out, err := exec.Command(gitPath, "-C", dir, "init", "-q").CombinedOutput(); err != nil {
-					t.Fatalf("git init: %v\n%s", err, out)
-				}
+				gittest.Run(t, dir, "init", "-q")
 				// git compares the owner with the effective user; giving
 				// the checkout another owner needs root. No global config,
 				// so no safe.directory entry trusts it.

@@ -3,9 +3,7 @@ package fuzzgate
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/conformance/fuzz"
+	"github.com/catalogkit/catalogkit/internal/skipreport"
 )
 
 // The gates of conform --fuzz: it finds and shrinks every broken port, and
@@ -36,21 +35,10 @@ var (
 	pythonPort = filepath.Join("..", "..", "conformance", "ports", "python", "catalog_port.py")
 )
 
-// python3 returns the path of python3, or skips the test loudly; under
-// CI=true a missing python3 is a broken CI image, so the test fails.
+// python3 returns the path of python3, or skips the test loudly (in the
+// skip report); under CI=true a missing python3 fails the test.
 func python3(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("python3")
-	if err == nil {
-		return p
-	}
-	msg := fmt.Sprintf("python3 not found (%v): the Python ports were NOT fuzzed", err)
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	fmt.Fprintf(os.Stderr, "WARNING: %s: %s\n", t.Name(), msg)
-	t.Skip(msg)
-	return ""
+	return skipreport.Tool(t, "python3", "internal/fuzzgate: python3 is not installed, so the Python ports were NOT fuzzed; install it: sudo apt-get install python3")
 }
 
 func pythonTarget(t *testing.T, py, script string) func() fuzz.Target {

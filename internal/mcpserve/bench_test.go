@@ -18,6 +18,7 @@ import (
 	"github.com/catalogkit/catalogkit/catalog"
 	"github.com/catalogkit/catalogkit/internal/benchdata"
 	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/sign/signtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -271,12 +272,7 @@ func BenchmarkReload(b *testing.B) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	kp, err := sign.GenerateKey(sign.KeyOptions{Unencrypted: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	key, _ := sign.ParseSecretKey("bench.key", kp.Secret, nil)
-	pub, _ := sign.ParsePublicKey("bench.pub", kp.Public)
+	_, key, pub := signtest.Key(b, "bench")
 	sig, _ := sign.SignFile(key, "catalog.json", data)
 	if err := sign.WriteSignature(path+sign.SignatureSuffix, sig); err != nil {
 		b.Fatal(err)

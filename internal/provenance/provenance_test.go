@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/catalogkit/catalogkit/internal/gittest"
 	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/sign/signtest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -195,16 +196,8 @@ func TestBuildInputs(t *testing.T) {
 }
 
 func newKey(t *testing.T) (*sign.SecretKey, sign.PublicKey) {
-	t.Helper()
-	kp, err := sign.GenerateKey(sign.KeyOptions{Unencrypted: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sk, err := sign.ParseSecretKey("k.key", kp.Secret, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sk, sk.PublicKey()
+	_, sk, pk := signtest.Key(t, "k")
+	return sk, pk
 }
 
 func TestCheck(t *testing.T) {
@@ -335,17 +328,9 @@ func TestCompressor(t *testing.T) {
 }
 
 func TestReadCheckout(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	gittest.Need(t)
 	dir := t.TempDir()
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	run := func(args ...string) { gittest.Run(t, dir, args...) }
 	if _, err := ReadCheckout(dir); err == nil {
 		t.Errorf("ReadCheckout of a directory that is not a checkout: no error")
 	}

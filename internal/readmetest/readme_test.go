@@ -17,12 +17,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/catalogkit/catalogkit/internal/gittest"
 )
 
 // root is the repository root, from this package's folder.
 var root = filepath.Join("..", "..")
 
-func readmeSteps(t *testing.T) []step {
+// readmeBlocks returns the README's fenced blocks.
+func readmeBlocks(t *testing.T) []block {
 	t.Helper()
 	text, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
@@ -32,7 +35,12 @@ func readmeSteps(t *testing.T) []step {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss, err := steps(bs)
+	return bs
+}
+
+func readmeSteps(t *testing.T) []step {
+	t.Helper()
+	ss, err := steps(readmeBlocks(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,12 +199,7 @@ func TestCommands(t *testing.T) {
 
 	// The README's commands leave the tree as they found it, but for what
 	// .gitignore covers (bin/, dist/, conformance.xml, ...).
-	status := exec.Command("git", "status", "--porcelain", "--untracked-files=all")
-	status.Dir = dir
-	status.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-	if out, err := status.Output(); err != nil {
-		t.Errorf("git status in the copy: %v", err)
-	} else if len(out) > 0 {
+	if out := gittest.Run(t, dir, "status", "--porcelain", "--untracked-files=all"); len(out) > 0 {
 		t.Errorf("the README's commands changed or created files that .gitignore does not cover (the README must say so and .gitignore cover them, or the commands must not write them):\n%s", out)
 	}
 	// Walk-throughs remove the secret keys they make.
@@ -258,18 +261,7 @@ func copyCheckout(t *testing.T) string {
 	}
 	// A git checkout of one commit, as a fresh clone is: pack --sign
 	// records the commit it packs.
-	for _, args := range [][]string{
-		{"-c", "init.defaultBranch=main", "init", "-q"},
-		{"add", "-A"},
-		{"-c", "user.name=README test", "-c", "user.email=readme@example.com", "commit", "-q", "--no-verify", "-m", "README test copy"},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s in the copy: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	gittest.Commit(t, dir, "README test copy")
 	return dir
 }
 
@@ -308,16 +300,8 @@ var exampleFile = filepath.Join(root, "catalog", "example_readme_test.go")
 // made of exampleFile's imports and the body of its Example, and that it
 // builds as printed.
 func TestGoExample(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bs, err := blocks(string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var goBlocks []block
-	for _, b := range bs {
+	for _, b := range readmeBlocks(t) {
 		if b.info == "go" {
 			goBlocks = append(goBlocks, b)
 		}

@@ -3,32 +3,24 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/catalogkit/catalogkit/internal/gittest"
 )
 
 // gitRepo makes a clean git checkout with one commit in a temporary folder,
 // makes it the working directory and gives the test its own cache folder.
 func gitRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	gittest.Need(t)
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache-outside"))
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("CI", "")
-	for _, args := range [][]string{
-		{"init", "-q"},
-		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "one"},
-	} {
-		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	gittest.Commit(t, dir, "one")
 	// The cache is outside the tree as far as git is concerned.
 	if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte(".cache-outside/\n"), 0o644); err != nil {
 		t.Fatal(err)

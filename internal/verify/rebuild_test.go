@@ -4,54 +4,25 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/gittest"
 	"github.com/catalogkit/catalogkit/internal/provenance"
 	"github.com/catalogkit/catalogkit/internal/sign"
 	"github.com/catalogkit/catalogkit/internal/zipdiff"
 )
 
-// gitEnv makes the test's own git commands the same on every machine.
-func gitEnv(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	for k, v := range map[string]string{
-		"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com", "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z",
-		"GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",
-	} {
-		t.Setenv(k, v)
-	}
-}
-
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
 // commitFiles writes files into the git checkout dir (made if it is new),
 // commits them all and returns the commit's hash.
 func commitFiles(t *testing.T, dir string, files []tfile) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
-		gitIn(t, dir, "-c", "init.defaultBranch=main", "init", "-q")
-	}
 	if err := writeTree(dir, files); err != nil {
 		t.Fatal(err)
 	}
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "commit")
-	return gitIn(t, dir, "rev-parse", "HEAD")
+	return gittest.Commit(t, dir, "commit")
 }
 
 // releaseOf packs the checkout dir as catalogkit pack does, into a sandbox.
@@ -75,7 +46,7 @@ func releaseOf(t *testing.T, dir string) *sandbox {
 // each fail the hash step with their code, with nothing extracted; a mismatch
 // comes with zipdiff's explanation.
 func TestRebuild(t *testing.T) {
-	gitEnv(t)
+	gittest.Need(t)
 	src := t.TempDir()
 	first := commitFiles(t, src, goodFiles())
 	sb := releaseOf(t, src)
@@ -180,7 +151,7 @@ func hasDiff(r *zipdiff.Report, kind zipdiff.Kind, entry string) bool {
 // GIT_DIR (set in git hooks) would make git answer about another
 // repository.
 func TestRebuildIsolated(t *testing.T) {
-	gitEnv(t)
+	gittest.Need(t)
 	src := t.TempDir()
 	commitFiles(t, src, goodFiles())
 	sb := releaseOf(t, src)
@@ -214,7 +185,7 @@ func TestRebuildIsolated(t *testing.T) {
 // commit the signed trusted comment names, not HEAD, and that a rebuild
 // that matches is an identity for the tests step even without a key or hash.
 func TestRebuildSignedCommit(t *testing.T) {
-	gitEnv(t)
+	gittest.Need(t)
 	key, pub := testKey(t)
 	src := t.TempDir()
 	released := commitFiles(t, src, fakeRelease(21, nil))

@@ -16,20 +16,13 @@ import (
 	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/provenance"
 	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/sign/signtest"
 )
 
 // testKey makes an unencrypted key pair (no scrypt: tests stay fast).
 func testKey(t *testing.T) (*sign.SecretKey, sign.PublicKey) {
-	t.Helper()
-	kp, err := sign.GenerateKey(sign.KeyOptions{Unencrypted: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sk, err := sign.ParseSecretKey("test.key", kp.Secret, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sk, sk.PublicKey()
+	_, sk, pk := signtest.Key(t, "test")
+	return sk, pk
 }
 
 // testInputs are provenance inputs for a release packed from a made-up
