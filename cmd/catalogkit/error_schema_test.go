@@ -10,32 +10,14 @@ import (
 	"testing"
 
 	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/internal/schemacheck"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // errorSchema compiles error.schema.json, the documented shape of a --json
 // contract error.
 func errorSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open("error.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatalf("error.schema.json: %v", err)
-	}
-	c := jsonschema.NewCompiler()
-	const url = "https://github.com/catalogkit/catalogkit/cmd/catalogkit/error.schema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		t.Fatalf("error.schema.json: %v", err)
-	}
-	return sch
+	return schemacheck.Load(t, "https://github.com/catalogkit/catalogkit/cmd/catalogkit/", "error.schema.json")[0]
 }
 
 // TestJSONErrorsMatchSchema runs discover and validate with --json on inputs

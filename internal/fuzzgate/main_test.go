@@ -10,6 +10,7 @@ import (
 
 	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/conformance/fuzz"
+	"github.com/catalogkit/catalogkit/internal/schemacheck"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -57,32 +58,10 @@ func (unknownKeysAsValues) Close() error { return nil }
 // conformance/text.schema.json and conformance/sequence.schema.json (which
 // refers to both) with a real JSON Schema validator.
 func schemas(t *testing.T) (contract, text, sequence *jsonschema.Schema) {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	names := []string{"case.schema.json", "text.schema.json", "sequence.schema.json"}
-	for _, name := range names {
-		f, err := os.Open(filepath.Join("..", "..", "conformance", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.AddResource("https://github.com/catalogkit/catalogkit/conformance/"+name, doc); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var out []*jsonschema.Schema
-	for _, name := range names {
-		sch, err := c.Compile("https://github.com/catalogkit/catalogkit/conformance/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, sch)
-	}
-	return out[0], out[1], out[2]
+	dir := filepath.Join("..", "..", "conformance")
+	s := schemacheck.Load(t, "https://github.com/catalogkit/catalogkit/conformance/",
+		filepath.Join(dir, "case.schema.json"), filepath.Join(dir, "text.schema.json"), filepath.Join(dir, "sequence.schema.json"))
+	return s[0], s[1], s[2]
 }
 
 // checkCaseFile validates a case file written for a counterexample against

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/catalogkit/catalogkit/internal/gittest"
+	"github.com/catalogkit/catalogkit/internal/schemacheck"
 	"github.com/catalogkit/catalogkit/internal/sign"
 	"github.com/catalogkit/catalogkit/internal/sign/signtest"
 	"github.com/google/go-cmp/cmp"
@@ -59,25 +60,14 @@ func TestBuildGolden(t *testing.T) {
 	validateSchema(t, got)
 }
 
+// statementSchema is testdata/statement.schema.json compiled.
+func statementSchema(t *testing.T) *jsonschema.Schema {
+	return schemacheck.Load(t, "", filepath.Join("testdata", "statement.schema.json"))[0]
+}
+
 func validateSchema(t *testing.T, statement []byte) {
 	t.Helper()
-	schemaText, err := os.ReadFile(filepath.Join("testdata", "statement.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaText))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("statement.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("statement.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := statementSchema(t)
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(statement))
 	if err != nil {
 		t.Fatal(err)
@@ -93,25 +83,18 @@ func TestSchemaRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sch := statementSchema(t)
 	for _, tt := range []struct{ name, reason, from, to string }{
 		{"old-statement", "the v0.1 statement type", StatementType, "https://in-toto.io/Statement/v0.1"},
 		{"short-digest", "a sha256 that is not 64 hex digits", testInputs.ArchiveSHA256, "abc"},
 		{"no-build-type", "buildType is required", `"buildType"`, `"buildKind"`},
 	} {
 		bad := strings.Replace(string(good), tt.from, tt.to, 1)
-		sch := func() error {
-			schemaText, _ := os.ReadFile(filepath.Join("testdata", "statement.schema.json"))
-			doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(schemaText))
-			c := jsonschema.NewCompiler()
-			c.AddResource("s.json", doc)
-			s, err := c.Compile("s.json")
-			if err != nil {
-				return err
-			}
-			v, _ := jsonschema.UnmarshalJSON(strings.NewReader(bad))
-			return s.Validate(v)
-		}()
-		if sch == nil {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sch.Validate(v) == nil {
 			t.Errorf("%s: %s: the schema accepted it", tt.name, tt.reason)
 		}
 	}

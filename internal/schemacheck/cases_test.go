@@ -20,17 +20,7 @@ var conformanceDir = filepath.Join("..", "..", "conformance")
 
 // compile compiles one of the JSON Schemas in conformance/.
 func compile(t *testing.T, name string) *jsonschema.Schema {
-	t.Helper()
-	doc := unmarshal(t, readFile(t, filepath.Join(conformanceDir, name)))
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(name, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(name)
-	if err != nil {
-		t.Fatalf("compile %s: %v", name, err)
-	}
-	return sch
+	return Load(t, "", filepath.Join(conformanceDir, name))[0]
 }
 
 func readFile(t *testing.T, name string) []byte {

@@ -14,27 +14,7 @@ import (
 var recordsDir = filepath.Join("..", "..", "records")
 
 func recordSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	path := filepath.Join(recordsDir, "record.schema.json")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	c := jsonschema.NewCompiler()
-	const url = "https://github.com/catalogkit/catalogkit/records/record.schema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return sch
+	return Load(t, "https://github.com/catalogkit/catalogkit/records/", filepath.Join(recordsDir, "record.schema.json"))[0]
 }
 
 func readJSON(t *testing.T, path string) any {

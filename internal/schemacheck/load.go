@@ -1,0 +1,45 @@
+package schemacheck
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Load compiles the JSON Schema files at paths with one compiler, each
+// added under the URL base followed by its file name (so that one may
+// refer to another), formats asserted; it returns them in the order named
+// and fails tb if a file cannot be read or compiled. It is what every test
+// that checks a document against a schema of the project starts with.
+func Load(tb testing.TB, base string, paths ...string) []*jsonschema.Schema {
+	tb.Helper()
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	urls := make([]string, len(paths))
+	for i, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(f)
+		f.Close()
+		if err != nil {
+			tb.Fatalf("%s: %v", path, err)
+		}
+		urls[i] = base + filepath.Base(path)
+		if err := c.AddResource(urls[i], doc); err != nil {
+			tb.Fatalf("%s: %v", path, err)
+		}
+	}
+	schemas := make([]*jsonschema.Schema, len(paths))
+	for i, url := range urls {
+		sch, err := c.Compile(url)
+		if err != nil {
+			tb.Fatalf("%s: %v", paths[i], err)
+		}
+		schemas[i] = sch
+	}
+	return schemas
+}
