@@ -123,25 +123,12 @@ func loadFiles[C anyCase](fsys fs.FS, dir, what string, parse func([]byte) (C, e
 func Cases() ([]*Case, error) { return Load(Files) }
 
 func parseCase(data []byte, synthetic *node) (*Case, error) {
-	n, err := parseJSON(data)
+	c := &Case{}
+	_, checks, err := contractForm.read(data, &c.ID, &c.Title, &c.Spec)
 	if err != nil {
 		return nil, err
 	}
-	if err := onlyKeys(n, "case", []string{"id", "title", "spec", "checks"}, nil); err != nil {
-		return nil, err
-	}
-	c := &Case{}
-	if err := readHead(n, &c.ID, &c.Title, &c.Spec); err != nil {
-		return nil, err
-	}
-	if !idPattern.MatchString(c.ID) {
-		return nil, fmt.Errorf("id %q is not dotted lowercase words", c.ID)
-	}
-	checks, _ := n.lookup("checks")
-	if checks.kind != kArray || len(checks.items) == 0 {
-		return nil, fmt.Errorf(`"checks" is not a non-empty array`)
-	}
-	for i, cn := range checks.items {
+	for i, cn := range checks {
 		chk, err := parseCheck(cn, synthetic)
 		if err != nil {
 			return nil, fmt.Errorf("checks[%d]: %v", i, err)
@@ -196,20 +183,56 @@ func parseCheck(n *node, synthetic *node) (*Check, error) {
 	return chk, nil
 }
 
-// readHead reads the id, title and spec of a case file, each a non-empty
-// string.
-func readHead(n *node, id, title, spec *string) error {
-	for _, f := range []struct {
+// A caseForm is how a case file of one level begins: a JSON object (what)
+// of exactly the keys required, and optional; its id, title and spec, each
+// a non-empty string; an id that matches id (idForm says what that is);
+// and under list, one of the keys, a non-empty array.
+type caseForm struct {
+	what               string
+	required, optional []string
+	list               string
+	id                 *regexp.Regexp
+	idForm             string
+}
+
+// The case files' forms, one a level.
+var (
+	contractForm = caseForm{what: "case", required: []string{"id", "title", "spec", "checks"}, list: "checks",
+		id: idPattern, idForm: "dotted lowercase words"}
+	textForm = caseForm{what: "text case", required: []string{"id", "title", "spec", "line", "expect"}, list: "line",
+		id: textIDPattern, idForm: "text. followed by dotted lowercase words"}
+	protocolForm = caseForm{what: "protocol case", required: []string{"id", "title", "spec", "session", "lines"}, optional: []string{"pipelined"}, list: "lines",
+		id: protocolIDPattern, idForm: "protocol. followed by dotted lowercase words"}
+)
+
+// read checks that data begins as the form says, reads its id, title and
+// spec into the three, and returns the object and the items of its list.
+func (f caseForm) read(data []byte, id, title, spec *string) (*node, []*node, error) {
+	n, err := parseJSON(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := onlyKeys(n, f.what, f.required, f.optional); err != nil {
+		return nil, nil, err
+	}
+	for _, h := range []struct {
 		key string
 		dst *string
 	}{{"id", id}, {"title", title}, {"spec", spec}} {
-		v, _ := n.lookup(f.key)
+		v, _ := n.lookup(h.key)
 		if v.kind != kString || v.str == "" {
-			return fmt.Errorf("%q is not a non-empty string", f.key)
+			return nil, nil, fmt.Errorf("%q is not a non-empty string", h.key)
 		}
-		*f.dst = v.str
+		*h.dst = v.str
 	}
-	return nil
+	if !f.id.MatchString(*id) {
+		return nil, nil, fmt.Errorf("id %q is not %s", *id, f.idForm)
+	}
+	items, _ := n.lookup(f.list)
+	if items.kind != kArray || len(items.items) == 0 {
+		return nil, nil, fmt.Errorf("%q is not a non-empty array", f.list)
+	}
+	return n, items.items, nil
 }
 
 // resolveCall checks a CALL object and returns a copy with its catalog
@@ -530,26 +553,13 @@ func TextCases() ([]*TextCase, error) { return LoadText(Files) }
 const maxRepeat = 1 << 20
 
 func parseTextCase(data []byte) (*TextCase, error) {
-	n, err := parseJSON(data)
+	c := &TextCase{}
+	n, line, err := textForm.read(data, &c.ID, &c.Title, &c.Spec)
 	if err != nil {
 		return nil, err
 	}
-	if err := onlyKeys(n, "text case", []string{"id", "title", "spec", "line", "expect"}, nil); err != nil {
-		return nil, err
-	}
-	c := &TextCase{}
-	if err := readHead(n, &c.ID, &c.Title, &c.Spec); err != nil {
-		return nil, err
-	}
-	if !textIDPattern.MatchString(c.ID) {
-		return nil, fmt.Errorf("id %q is not text. followed by dotted lowercase words", c.ID)
-	}
-	line, _ := n.lookup("line")
-	if line.kind != kArray || len(line.items) == 0 {
-		return nil, fmt.Errorf(`"line" is not a non-empty array`)
-	}
 	seqs, size := 0, 0
-	for i, p := range line.items {
+	for i, p := range line {
 		piece, err := parsePiece(p)
 		if err != nil {
 			return nil, fmt.Errorf("line[%d]: %v", i, err)

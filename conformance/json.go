@@ -80,20 +80,13 @@ func (n *node) appendJSON(b []byte) []byte {
 	case kArray:
 		b = append(b, '[')
 		for i, it := range n.items {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = it.appendJSON(b)
+			b = it.appendJSON(appendComma(b, i))
 		}
 		return append(b, ']')
 	case kObject:
 		b = append(b, '{')
 		for i, k := range n.keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = catalog.AppendQuote(b, k)
-			b = append(b, ':')
+			b = append(catalog.AppendQuote(appendComma(b, i), k), ':')
 			b = n.vals[i].appendJSON(b)
 		}
 		return append(b, '}')
@@ -102,6 +95,14 @@ func (n *node) appendJSON(b []byte) []byte {
 }
 
 func (n *node) String() string { return string(n.appendJSON(nil)) }
+
+// appendComma appends the comma before the element or member numbered i.
+func appendComma(b []byte, i int) []byte {
+	if i > 0 {
+		return append(b, ',')
+	}
+	return b
+}
 
 func newString(s string) *node {
 	return &node{kind: kString, lit: string(catalog.AppendQuote(nil, s)), str: s}

@@ -78,26 +78,10 @@ func LoadProtocol(fsys fs.FS) ([]*ProtocolCase, error) {
 func ProtocolCases() ([]*ProtocolCase, error) { return LoadProtocol(Files) }
 
 func parseProtocolCase(data []byte) (*ProtocolCase, error) {
-	n, err := parseJSON(data)
+	c := &ProtocolCase{}
+	n, lines, err := protocolForm.read(data, &c.ID, &c.Title, &c.Spec)
 	if err != nil {
 		return nil, err
-	}
-	if err := onlyKeys(n, "protocol case", []string{"id", "title", "spec", "session", "lines"}, []string{"pipelined"}); err != nil {
-		return nil, err
-	}
-	c := &ProtocolCase{}
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"id", &c.ID}, {"title", &c.Title}, {"spec", &c.Spec}} {
-		v, _ := n.lookup(f.key)
-		if v.kind != kString || v.str == "" {
-			return nil, fmt.Errorf("%q is not a non-empty string", f.key)
-		}
-		*f.dst = v.str
-	}
-	if !protocolIDPattern.MatchString(c.ID) {
-		return nil, fmt.Errorf("id %q is not protocol. followed by dotted lowercase words", c.ID)
 	}
 	if !strings.HasPrefix(c.Spec, `PROTOCOL.md "`) {
 		return nil, fmt.Errorf(`spec %q does not cite PROTOCOL.md "heading"`, c.Spec)
@@ -115,16 +99,12 @@ func parseProtocolCase(data []byte) (*ProtocolCase, error) {
 		}
 		c.Pipelined = p.lit == "true"
 	}
-	lines, _ := n.lookup("lines")
-	if lines.kind != kArray || len(lines.items) == 0 {
-		return nil, fmt.Errorf(`"lines" is not a non-empty array`)
-	}
-	for i, item := range lines.items {
+	for i, item := range lines {
 		l, err := parseProtocolLine(item)
 		if err != nil {
 			return nil, fmt.Errorf("lines[%d]: %v", i, err)
 		}
-		if l.end == "" && (!c.Fresh || i != len(lines.items)-1) {
+		if l.end == "" && (!c.Fresh || i != len(lines)-1) {
 			return nil, fmt.Errorf(`lines[%d]: only the last line of a fresh session may have no line ending`, i)
 		}
 		c.Lines = append(c.Lines, l)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/catalogkit/catalogkit/internal/atomicfile"
+	"github.com/catalogkit/catalogkit/internal/regfile"
 )
 
 // A Set is everything the generator makes from one catalog: the records, and
@@ -95,7 +96,7 @@ func (s *Set) Write(dir string) (err error) {
 		p := filepath.Join(dir, f.Name)
 		info, err := os.Lstat(p)
 		if err == nil && !info.Mode().IsRegular() {
-			return fmt.Errorf("%s is a %s, not a regular file; move it away", p, modeName(info.Mode()))
+			return fmt.Errorf("%s is %s, not a regular file; move it away", p, regfile.Kind(info.Mode()))
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("cannot write %s: %w", p, err)
@@ -142,16 +143,6 @@ func writeTemp(dir string, f File) (string, error) {
 		err = testHookWrite(f.Name)
 	}
 	return tmp, err
-}
-
-func modeName(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "folder"
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	}
-	return "special file"
 }
 
 // A ProblemKind is the kind of a [Problem].
@@ -247,7 +238,7 @@ func (s *Set) Check(dir string) ([]Problem, error) {
 		case err != nil:
 			p.Kind, p.Err = Unreadable, err
 		case !info.Mode().IsRegular():
-			p.Kind, p.Err = Unreadable, fmt.Errorf("is a %s, not a regular file", modeName(info.Mode()))
+			p.Kind, p.Err = Unreadable, fmt.Errorf("is %s, not a regular file", regfile.Kind(info.Mode()))
 		default:
 			got, err := os.ReadFile(p.Path)
 			switch {

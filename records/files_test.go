@@ -202,7 +202,7 @@ func TestWriteRefusesBadFolderAndNames(t *testing.T) {
 		must(t, os.Mkdir(filepath.Join(out, last), 0o755))
 		before := snapshot(t, out)
 		err := set.Write(out)
-		if err == nil || !strings.Contains(err.Error(), last) || !strings.Contains(err.Error(), "folder, not a regular file") {
+		if err == nil || !strings.Contains(err.Error(), last) || !strings.Contains(err.Error(), "a directory, not a regular file") {
 			t.Errorf("Write = %v, want an error naming %s", err, last)
 		}
 		if after := snapshot(t, out); !maps.Equal(before, after) {

@@ -197,26 +197,22 @@ func (n *node) appendJSON(b []byte) []byte {
 			b = append(b, u...)
 		}
 		return append(b, '"')
-	case kArray:
-		b = append(b, '[')
-		for i, it := range n.items {
+	case kArray, kObject:
+		open, end, list := byte('['), byte(']'), n.items
+		if n.kind == kObject {
+			open, end, list = '{', '}', n.keys
+		}
+		b = append(b, open)
+		for i, it := range list {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = it.appendJSON(b)
-		}
-		return append(b, ']')
-	case kObject:
-		b = append(b, '{')
-		for i, k := range n.keys {
-			if i > 0 {
-				b = append(b, ',')
+			if n.kind == kObject {
+				b = n.vals[i].appendJSON(append(b, ':'))
 			}
-			b = k.appendJSON(b)
-			b = append(b, ':')
-			b = n.vals[i].appendJSON(b)
 		}
-		return append(b, '}')
+		return append(b, end)
 	}
 	return append(b, n.lit...)
 }
