@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // A DiffFunc returns a human-readable report of the differences between two
@@ -290,11 +292,7 @@ func shortJSON(b []byte) string {
 	if len(b) <= max {
 		return string(b)
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(b[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", b[:cut], len(b))
+	return fmt.Sprintf("%s… (%d bytes)", termsafe.Cut(b, max), len(b))
 }
 
 // sameOutcome reports whether two outcomes are the same, details aside.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/catalogkit/catalogkit/catalog"
 	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -385,11 +385,7 @@ func clip(s string) string {
 	if len(s) <= maxErrorText {
 		return s
 	}
-	cut := maxErrorText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s... (cut: %d bytes in all)", s[:cut], len(s))
+	return fmt.Sprintf("%s... (cut: %d bytes in all)", termsafe.Cut(s, maxErrorText), len(s))
 }
 
 // result is a tool result whose structuredContent is the JSON text b and

@@ -108,3 +108,16 @@ func WriteJSON(w io.Writer, v any) error {
 	_, err := w.Write(JSON(buf.Bytes()))
 	return err
 }
+
+// Cut returns s, or when s is longer than n bytes its longest prefix of at
+// most n bytes that ends at a character boundary: a message quotes a
+// bounded part of what a hostile party sent, and never half a character.
+func Cut[T string | []byte](s T, n int) T {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

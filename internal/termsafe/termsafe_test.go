@@ -49,3 +49,29 @@ func TestJSON(t *testing.T) {
 		t.Errorf("escaped JSON decodes to other values (-want +got):\n%s", diff)
 	}
 }
+
+// TestCut: a prefix at a character boundary, never over n bytes, and s
+// itself when it fits.
+func TestCut(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abc", 5, "abc"},
+		{"abc", 2, "ab"},
+		{"aé", 2, "a"},  // é is 2 bytes: not cut in half
+		{"a😀b", 4, "a"}, // 4-byte emoji at 1..4
+		{"a😀b", 5, "a😀"},
+		{"😀", 0, ""},
+		{"\xff\xfe", 1, "\xff"}, // invalid bytes each start a "character"
+	} {
+		if got := Cut(tt.s, tt.n); got != tt.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+		if got := string(Cut([]byte(tt.s), tt.n)); got != tt.want {
+			t.Errorf("Cut([]byte(%q), %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}

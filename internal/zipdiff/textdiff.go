@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/catalogkit/catalogkit/internal/linediff"
+	"github.com/catalogkit/catalogkit/internal/termsafe"
 )
 
 // Bounds of the line diffs: the lines shown for one entry, the bytes shown
@@ -144,11 +144,8 @@ func cutLine(l string) string {
 	if len(l) <= maxLineBytes {
 		return l
 	}
-	n := maxLineBytes
-	for n > 0 && !utf8.RuneStart(l[n]) {
-		n--
-	}
-	return fmt.Sprintf("%s… (%d more bytes)", l[:n], len(l)-n)
+	head := termsafe.Cut(l, maxLineBytes)
+	return fmt.Sprintf("%s… (%d more bytes)", head, len(l)-len(head))
 }
 
 // shiftHunk adds skipped to both line numbers of a hunk header
