@@ -39,7 +39,9 @@ func isLabel[T string | []byte](s T) bool {
 
 // keyTag names the object keys the contract knows. The parser tags every
 // member value with its key's tag, so that checking a key set never reads
-// the key's bytes again: a catalog walk touches less memory.
+// the key's bytes again: a catalog walk touches less memory. A tool's five
+// tags and a spec's three are each consecutive, in the order of toolParts'
+// and specParts' fields ([split] relies on it).
 type keyTag uint8
 
 const (
@@ -83,32 +85,10 @@ type toolParts struct {
 
 // splitTool splits a tool definition and reports whether it is an object with
 // exactly the five keys.
-func splitTool(v Value) (t toolParts, ok bool) {
-	if v.Kind() != Object || v.Len() != toolKeyCount {
-		return t, false
-	}
-	for key, val := range v.members() {
-		var slot *Value
-		switch key.tag() {
-		case tagName:
-			slot = &t.name
-		case tagFamily:
-			slot = &t.family
-		case tagEffect:
-			slot = &t.effect
-		case tagEnabled:
-			slot = &t.enabled
-		case tagFields:
-			slot = &t.fields
-		default:
-			return t, false
-		}
-		if slot.Kind() != Absent {
-			return t, false // a repeated key: not exactly the five
-		}
-		*slot = val
-	}
-	return t, true
+func splitTool(v Value) (toolParts, bool) {
+	var p [toolKeyCount]Value
+	ok := split(v, tagName, p[:])
+	return toolParts{p[0], p[1], p[2], p[3], p[4]}, ok
 }
 
 // specParts is a field spec split into its three values.
@@ -118,28 +98,27 @@ type specParts struct {
 
 // splitSpec splits a field spec and reports whether it is an object with
 // exactly the three keys.
-func splitSpec(v Value) (s specParts, ok bool) {
-	if v.Kind() != Object || v.Len() != fieldSpecKeyCount {
-		return s, false
+func splitSpec(v Value) (specParts, bool) {
+	var p [fieldSpecKeyCount]Value
+	ok := split(v, tagType, p[:])
+	return specParts{p[0], p[1], p[2]}, ok
+}
+
+// split puts into parts[i] the value of v's member whose key's tag is
+// first+i, and reports whether v is an object with exactly those keys, each
+// once. The parts' order is their tags' order.
+func split(v Value, first keyTag, parts []Value) bool {
+	if v.Kind() != Object || v.Len() != len(parts) {
+		return false
 	}
 	for key, val := range v.members() {
-		var slot *Value
-		switch key.tag() {
-		case tagType:
-			slot = &s.typ
-		case tagRequired:
-			slot = &s.required
-		case tagMaxLength:
-			slot = &s.maxLength
-		default:
-			return s, false
+		i := int(key.tag()) - int(first)
+		if i < 0 || i >= len(parts) || parts[i].Kind() != Absent {
+			return false // another key, or a repeated one
 		}
-		if slot.Kind() != Absent {
-			return s, false
-		}
-		*slot = val
+		parts[i] = val
 	}
-	return s, true
+	return true
 }
 
 // checkCatalog validates a whole catalog in the contract's order; the first
