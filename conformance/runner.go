@@ -46,6 +46,9 @@ type Report struct {
 	// Fatal says why the run stopped early (the port could not be started,
 	// or failed its handshake), "" if it did not.
 	Fatal string `json:"fatal,omitempty"`
+	// Stopped is the transport error that stopped the run, whose message
+	// Fatal is; nil if the run did not stop, or stopped otherwise.
+	Stopped *TransportError `json:"-"`
 	// Text is the outcome of the text level, reported apart from the
 	// cases; nil if it was not run (no text case selected).
 	Text *TextReport `json:"text_level,omitempty"`
@@ -160,7 +163,7 @@ func (r *Runner) RunCases(cases []*Case) *Report {
 		} else {
 			caseStart := time.Now()
 			if fatal = r.runCase(c, res, diff); fatal != nil {
-				rep.Fatal = fatal.Message
+				rep.Fatal, rep.Stopped = fatal.Message, fatal
 			}
 			res.Elapsed = time.Since(caseStart)
 		}
@@ -508,7 +511,7 @@ func runLevel[C anyCase, T LineTarget](r *Runner, rep *Report, cases []C, optedO
 		var te *TransportError
 		switch {
 		case errors.As(err, &te):
-			fatal = te.Message
+			fatal, rep.Stopped = te.Message, te
 		case err != nil:
 			fatal = err.Error()
 		case optedOut(info):
@@ -530,7 +533,7 @@ func runLevel[C anyCase, T LineTarget](r *Runner, rep *Report, cases []C, optedO
 			start := time.Now()
 			if te := run(c, t, res); te != nil && te.Fatal {
 				fatal = te.Message
-				rep.Fatal = fatal
+				rep.Fatal, rep.Stopped = fatal, te
 			}
 			res.Elapsed = time.Since(start)
 		}

@@ -98,6 +98,9 @@ type TransportError struct {
 	// cannot be started, or speaks another protocol version): the runner
 	// stops and reports the remaining cases as not run.
 	Fatal bool
+	// NotStarted reports whether the port's process could not be started
+	// at all (Fatal too): its command, not its answers, is what to fix.
+	NotStarted bool
 }
 
 func (e *TransportError) Error() string { return strings.ToLower(string(e.Status)) + ": " + e.Message }
@@ -396,7 +399,7 @@ func (p *Port) start() error {
 			for _, f := range pipes[:i] {
 				f.Close()
 			}
-			return &TransportError{Status: Error, Message: fmt.Sprintf("could not start the port: %v", err), Fatal: true}
+			return &TransportError{Status: Error, Message: fmt.Sprintf("could not start the port: %v", err), Fatal: true, NotStarted: true}
 		}
 	}
 	pr := &process{cmd: cmd, marker: marker, stdin: pipes[1], stdout: pipes[2], stderrPipe: pipes[4],
@@ -422,7 +425,7 @@ func (p *Port) start() error {
 		if aborted {
 			return &TransportError{Status: Error, Message: "port stopped: the run was interrupted", Fatal: true}
 		}
-		return &TransportError{Status: Error, Message: fmt.Sprintf("could not start the port %q: %v", strings.Join(p.Command, " "), unwrapStart(err)), Fatal: true}
+		return &TransportError{Status: Error, Message: fmt.Sprintf("could not start the port %q: %v", strings.Join(p.Command, " "), unwrapStart(err)), Fatal: true, NotStarted: true}
 	}
 	go func() {
 		pr.err = cmd.Wait()

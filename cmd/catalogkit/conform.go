@@ -161,7 +161,7 @@ func runConform(c *cli, args []string) int {
 	if report.Fatal != "" {
 		// A port that cannot start or fails its handshake stops the run:
 		// say so once, where errors go, with what it wrote to stderr.
-		c.printError(fatalHint(report.Fatal), "%s%s", termsafe.Printable(report.Fatal), fatalStderr(report))
+		c.printError(fatalHint(report), "%s%s", termsafe.Printable(report.Fatal), fatalStderr(report))
 		return exitCannotRun // could not run
 	}
 	if !report.OK() {
@@ -271,8 +271,8 @@ func checkCommand(name string) *commandError {
 
 // fatalHint says what to do when the run stopped at a port that could not
 // be started or failed its handshake.
-func fatalHint(fatal string) string {
-	if strings.HasPrefix(fatal, "could not start the port") {
+func fatalHint(r *conformance.Report) string {
+	if r.Stopped != nil && r.Stopped.NotStarted {
 		return "check that the command runs: a script needs a #! line, or its interpreter first (-- python3 port.py)"
 	}
 	return fmt.Sprintf(`the port must answer {"type":"hello","protocol":"%s"} with one hello line on stdout: pipe that line into it by hand to see what it does (conformance/PROTOCOL.md)`,
