@@ -177,8 +177,8 @@ func (in Inputs) validate() error {
 	switch {
 	case in.Version == "" || strings.ContainsAny(in.Version, " \t\n/"):
 		return bad("version", in.Version, "a release version such as 0.1.0")
-	case in.ArchiveName != "catalogkit-"+in.Version+".zip":
-		return bad("archive name", in.ArchiveName, fmt.Sprintf("%q", "catalogkit-"+in.Version+".zip"))
+	case in.ArchiveName != archive.ArchiveName(in.Version):
+		return bad("archive name", in.ArchiveName, fmt.Sprintf("%q", archive.ArchiveName(in.Version)))
 	case !isHex(in.ArchiveSHA256, 64):
 		return bad("archive sha256", in.ArchiveSHA256, "64 lower-case hex digits")
 	case !strings.HasPrefix(in.TreeHash, "h1:"):

@@ -88,7 +88,7 @@ func repack(ctx context.Context, dir string, w io.Writer) (*archive.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	version := strings.TrimPrefix(filepath.Base(dir), "catalogkit-")
+	version := strings.TrimPrefix(filepath.Base(dir), archive.TopPrefix)
 	return archive.Build(ctx, dir, version, files, w, archive.Options{Limits: benchLimits})
 }
 
