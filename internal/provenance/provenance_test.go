@@ -83,21 +83,11 @@ func TestSchemaRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch := statementSchema(t)
-	for _, tt := range []struct{ name, reason, from, to string }{
-		{"old-statement", "the v0.1 statement type", StatementType, "https://in-toto.io/Statement/v0.1"},
-		{"short-digest", "a sha256 that is not 64 hex digits", testInputs.ArchiveSHA256, "abc"},
-		{"no-build-type", "buildType is required", `"buildType"`, `"buildKind"`},
-	} {
-		bad := strings.Replace(string(good), tt.from, tt.to, 1)
-		v, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sch.Validate(v) == nil {
-			t.Errorf("%s: %s: the schema accepted it", tt.name, tt.reason)
-		}
-	}
+	schemacheck.Rejects(t, statementSchema(t), string(good), []schemacheck.Edit{
+		{Old: StatementType, New: "https://in-toto.io/Statement/v0.1", Reason: "the v0.1 statement type"},
+		{Old: testInputs.ArchiveSHA256, New: "abc", Reason: "a sha256 that is not 64 hex digits"},
+		{Old: `"buildType"`, New: `"buildKind"`, Reason: "buildType is required"},
+	})
 }
 
 func TestBuildKeysSorted(t *testing.T) {

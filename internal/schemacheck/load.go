@@ -3,6 +3,7 @@ package schemacheck
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -42,4 +43,32 @@ func Load(tb testing.TB, base string, paths ...string) []*jsonschema.Schema {
 		schemas[i] = sch
 	}
 	return schemas
+}
+
+// An Edit breaks one rule in a document that follows its schema: Old,
+// which must be in it, replaced once by New. Reason names the rule.
+type Edit struct{ Old, New, Reason string }
+
+// Rejects shows that sch can fail: it accepts base, and refuses base with
+// each of edits made, one at a time.
+func Rejects(tb testing.TB, sch *jsonschema.Schema, base string, edits []Edit) {
+	tb.Helper()
+	validate := func(doc string) error {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if err != nil {
+			tb.Fatalf("%v in %.80s", err, doc)
+		}
+		return sch.Validate(v)
+	}
+	if err := validate(base); err != nil {
+		tb.Fatalf("the unchanged document does not validate: %v", err)
+	}
+	for _, e := range edits {
+		if !strings.Contains(base, e.Old) {
+			tb.Fatalf("the document no longer contains %q", e.Old)
+		}
+		if validate(strings.Replace(base, e.Old, e.New, 1)) == nil {
+			tb.Errorf("%s instead of %s still validates, want an error (%s)", e.New, e.Old, e.Reason)
+		}
+	}
 }
