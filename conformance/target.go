@@ -197,13 +197,9 @@ func codeOutcome(code, detail string) []byte {
 // (it has no exported fields), so the echoes of the catalog and arguments
 // show they cannot have changed.
 func mutateAndRepeat(do func() (any, error), cat, args catalog.Value) ([]byte, error) {
-	res, err := do()
-	if err != nil {
-		return errorOutcome(err), nil
-	}
-	first, err := json.Marshal(res)
-	if err != nil {
-		return nil, err
+	res, first, outcome, err := callJSON(do)
+	if outcome != nil || err != nil {
+		return outcome, err
 	}
 	rv := reflect.ValueOf(&res).Elem().Elem() // the dynamic value
 	if rv.Kind() == reflect.Slice {
@@ -213,17 +209,24 @@ func mutateAndRepeat(do func() (any, error), cat, args catalog.Value) ([]byte, e
 	} else {
 		mutateGo(rv)
 	}
-	res2, err := do()
-	if err != nil {
-		return errorOutcome(err), nil
-	}
-	second, err := json.Marshal(res2)
-	if err != nil {
-		return nil, err
+	_, second, outcome, err := callJSON(do)
+	if outcome != nil || err != nil {
+		return outcome, err
 	}
 	catJSON, _ := cat.MarshalJSON()
 	argsJSON, _ := args.MarshalJSON()
 	return []byte(fmt.Sprintf(`{"result":{"first":%s,"second":%s,"catalog":%s,"arguments":%s}}`, first, second, catJSON, argsJSON)), nil
+}
+
+// callJSON makes the call do and returns its result with the result's
+// JSON, or the error outcome when the call fails; err only when the result
+// cannot be written as JSON.
+func callJSON(do func() (any, error)) (res any, text, outcome []byte, err error) {
+	if res, err = do(); err != nil {
+		return nil, nil, errorOutcome(err), nil
+	}
+	text, err = json.Marshal(res)
+	return res, text, nil, err
 }
 
 // mutateGo is the mutation procedure of PROTOCOL.md for Go values: every
