@@ -154,9 +154,8 @@ func runConform(c *cli, args []string) int {
 	default:
 		write = report.WriteText
 	}
-	if err := write(c.stdout); err != nil {
-		c.printError("", "failed to write the report: %v", err)
-		return exitCannotRun // could not run
+	if code, ok := c.writeReport(write); !ok {
+		return code
 	}
 	if report.Fatal != "" {
 		// A port that cannot start or fails its handshake stops the run:

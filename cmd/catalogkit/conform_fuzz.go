@@ -240,8 +240,8 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 	case "junit":
 		write = report.WriteJUnit
 	}
-	if err := write(c.stdout); err != nil {
-		return c.cannotRun("", "failed to write the report: %v", err)
+	if code, ok := c.writeReport(write); !ok {
+		return code
 	}
 	if report.Fatal != "" {
 		return c.cannotRun("check the command, and that the port answers the hello of "+conformance.Protocol+" (conformance/PROTOCOL.md)", "%s", report.Fatal)

@@ -46,13 +46,12 @@ func runDiff(c *cli, args []string) int {
 		c.printError(h, "cannot read an archive: %v", err)
 		return exitCannotRun
 	}
+	write := rep.WriteText
 	if *asJSON {
-		if err := rep.WriteJSON(c.stdout); err != nil {
-			c.printError("", "failed to write the report: %v", err)
-			return exitCannotRun
-		}
-	} else {
-		rep.WriteText(c.stdout)
+		write = rep.WriteJSON
+	}
+	if code, ok := c.writeReport(write); !ok {
+		return code
 	}
 	if rep.Identical {
 		return exitOK

@@ -261,6 +261,16 @@ func (c *cli) cannotRun(hint, format string, args ...any) int {
 	return exitCannotRun
 }
 
+// writeReport writes a command's report on stdout with write (the text,
+// JSON or JUnit writer the command's flags chose). A report that cannot be
+// written is exit status 3 (ok false).
+func (c *cli) writeReport(write func(io.Writer) error) (code int, ok bool) {
+	if err := write(c.stdout); err != nil {
+		return c.cannotRun("", "failed to write the report: %v", err), false
+	}
+	return 0, true
+}
+
 func (c *cli) printError(hint, format string, args ...any) {
 	// Messages quote paths, archive names and git's words: none of their
 	// control characters reaches the terminal.

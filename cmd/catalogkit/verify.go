@@ -111,13 +111,12 @@ func runVerify(c *cli, args []string) int {
 		}
 	}
 	rep := verify.Verify(ctx, path, opts)
+	write := rep.WriteVerdict
 	if *asJSON {
-		if err := rep.WriteJSON(c.stdout); err != nil {
-			c.printError("", "failed to write report: %v", err)
-			return exitCannotRun
-		}
-	} else {
-		rep.WriteVerdict(c.stdout)
+		write = rep.WriteJSON
+	}
+	if code, ok := c.writeReport(write); !ok {
+		return code
 	}
 	if code := signalled(); code != 0 {
 		c.printError("", "interrupted: the extracted tree and temporary folders were removed")

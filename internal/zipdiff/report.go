@@ -1,6 +1,7 @@
 package zipdiff
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -19,8 +20,15 @@ const minGroup = 4
 // changed the same way) is one line that counts them; the JSON report lists
 // each. Every string an archive controls is escaped by
 // [termsafe.Printable], so that no control character, bidirectional
-// formatting character or invalid UTF-8 reaches the terminal.
-func (r *Report) WriteText(w io.Writer) {
+// formatting character or invalid UTF-8 reaches the terminal. Its error is
+// the first that writing to w returned.
+func (r *Report) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	r.writeText(bw)
+	return bw.Flush()
+}
+
+func (r *Report) writeText(w io.Writer) {
 	p := termsafe.Printable
 	fmt.Fprintf(w, "A: %s: %d bytes, %d entries\n", p(r.A.Name), r.A.Size, r.A.Entries)
 	fmt.Fprintf(w, "B: %s: %d bytes, %d entries\n", p(r.B.Name), r.B.Size, r.B.Entries)
