@@ -118,7 +118,7 @@ func TestProtocolLevelCatches(t *testing.T) {
 		}), []string{"protocol.mutate-and-repeat.discover-with-arguments", "protocol.state.mutate-empty-required"}, "discover has no arguments to echo"},
 	}
 	for _, tt := range tests {
-		rep := &Report{Cases: []*CaseResult{}}
+		rep := &Report{Tally: Tally{Cases: []*CaseResult{}}}
 		(&Runner{Target: tt.target}).RunProtocol(rep, protocol)
 		var failed []string
 		for _, c := range rep.Protocol.Cases {

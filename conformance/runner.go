@@ -38,11 +38,8 @@ type Runner struct {
 
 // A Report is the outcome of a run.
 type Report struct {
-	Port    PortInfo      `json:"port"`
-	Cases   []*CaseResult `json:"cases"`
-	Passed  int           `json:"passed"`
-	Failed  int           `json:"failed"` // FAIL, ERROR, CRASH and TIMEOUT
-	Skipped int           `json:"skipped"`
+	Port PortInfo `json:"port"`
+	Tally
 	// Fatal says why the run stopped early (the port could not be started,
 	// or failed its handshake), "" if it did not.
 	Fatal string `json:"fatal,omitempty"`
@@ -63,11 +60,30 @@ type Report struct {
 // false (or "protocol_level": false) in its hello (then no case of the
 // level ran, and none passed).
 type TextReport struct {
-	OptedOut bool          `json:"opted_out"`
-	Cases    []*CaseResult `json:"cases"`
-	Passed   int           `json:"passed"`
-	Failed   int           `json:"failed"` // FAIL, ERROR, CRASH and TIMEOUT
-	Skipped  int           `json:"skipped"`
+	OptedOut bool `json:"opted_out"`
+	Tally
+}
+
+// A Tally is the results of a list of cases, in the order they ran, and
+// how many passed, failed and were skipped.
+type Tally struct {
+	Cases   []*CaseResult `json:"cases"`
+	Passed  int           `json:"passed"`
+	Failed  int           `json:"failed"` // FAIL, ERROR, CRASH and TIMEOUT
+	Skipped int           `json:"skipped"`
+}
+
+// add appends res and counts it.
+func (t *Tally) add(res *CaseResult) {
+	switch res.Status {
+	case Pass:
+		t.Passed++
+	case Skip:
+		t.Skipped++
+	default:
+		t.Failed++
+	}
+	t.Cases = append(t.Cases, res)
 }
 
 // OK reports whether every case that ran passed, contract cases and text
@@ -150,7 +166,7 @@ func (r *Runner) RunCases(cases []*Case) *Report {
 		diff = LineDiff
 	}
 	start := time.Now()
-	rep := &Report{Cases: []*CaseResult{}}
+	rep := &Report{Tally: Tally{Cases: []*CaseResult{}}}
 	var fatal *TransportError
 	for _, c := range cases {
 		if r.Run != nil && !r.Run.MatchString(c.ID) {
@@ -167,15 +183,7 @@ func (r *Runner) RunCases(cases []*Case) *Report {
 			}
 			res.Elapsed = time.Since(caseStart)
 		}
-		switch res.Status {
-		case Pass:
-			rep.Passed++
-		case Skip:
-			rep.Skipped++
-		default:
-			rep.Failed++
-		}
-		rep.Cases = append(rep.Cases, res)
+		rep.add(res)
 	}
 	if fatal == nil && !r.Once {
 		r.secondPass(cases, rep)
@@ -504,7 +512,7 @@ func runLevel[C anyCase, T LineTarget](r *Runner, rep *Report, cases []C, optedO
 		defer s.Close()
 		t = any(s).(T)
 	}
-	lr := &TextReport{Cases: []*CaseResult{}}
+	lr := &TextReport{Tally: Tally{Cases: []*CaseResult{}}}
 	fatal := rep.Fatal
 	if fatal == "" {
 		info, err := t.Hello()
@@ -537,15 +545,7 @@ func runLevel[C anyCase, T LineTarget](r *Runner, rep *Report, cases []C, optedO
 			}
 			res.Elapsed = time.Since(start)
 		}
-		switch res.Status {
-		case Pass:
-			lr.Passed++
-		case Skip:
-			lr.Skipped++
-		default:
-			lr.Failed++
-		}
-		lr.Cases = append(lr.Cases, res)
+		lr.add(res)
 	}
 	return lr
 }

@@ -68,7 +68,7 @@ func TestTextLevel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := &Runner{Target: tt.target}
-		rep := &Report{Cases: []*CaseResult{}}
+		rep := &Report{Tally: Tally{Cases: []*CaseResult{}}}
 		if _, ok := tt.target.(*scriptTarget); !ok {
 			rep = r.RunCases(mustCases(t))
 		}
@@ -123,7 +123,7 @@ func TestTextLevelReports(t *testing.T) {
 		return fmt.Sprintf(`{"type":"reply","seq":%d,"outcome":{"result":[]}}`, seq)
 	}}
 	r = &Runner{Target: wrong}
-	rep = &Report{Cases: []*CaseResult{}}
+	rep = &Report{Tally: Tally{Cases: []*CaseResult{}}}
 	r.RunText(rep, text)
 	var b, x bytes.Buffer
 	rep.WriteText(&b)
