@@ -188,16 +188,37 @@ def patch_source(owner, func_name, old, new, *more):
     setattr(owner, func_name, ns[func_name])
 
 
-def set_path(obj, key, value):
-    """set_path sets key in obj as a set-by-path helper does (lodash's
-    _.set): "out.format" sets obj["out"]["format"]. The broken ports that
-    nest a dotted field name share it."""
-    *parents, last = key.split(".")
-    for p in parents:
-        if type(obj.get(p)) is not dict:
-            obj[p] = {}
-        obj = obj[p]
-    obj[last] = value
+def on_error(owner, name, errors, handler):
+    """on_error replaces owner.name (a function of the real port) with the
+    same function, except that when it raises one of errors the port
+    returns handler(real, e, *args) instead, which may raise: the broken
+    ports whose bug is what they do after an error."""
+    real = getattr(owner, name)
+
+    def wrapper(*args):
+        try:
+            return real(*args)
+        except errors as e:
+            return handler(real, e, *args)
+
+    setattr(owner, name, wrapper)
+
+
+def nested(flat):
+    """nested returns a new dict with each key of flat set as a set-by-path
+    helper sets it (lodash's _.set): "out.format" becomes
+    ["out"]["format"]. The broken ports that nest a dotted field name share
+    it."""
+    out = {}
+    for key, value in flat.items():
+        obj = out
+        *parents, last = key.split(".")
+        for p in parents:
+            if type(obj.get(p)) is not dict:
+                obj[p] = {}
+            obj = obj[p]
+        obj[last] = value
+    return out
 
 
 def write_line(stdout, reply, end=b"\n"):

@@ -3,17 +3,14 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, serve, set_path  # noqa: E402
+from _patch import catalogkit, nested, serve  # noqa: E402
 
 _input_schema = catalogkit.input_schema
 
 
 def input_schema(tool):
     schema = _input_schema(tool)
-    nested = {}
-    for name, prop in schema["properties"].items():
-        set_path(nested, name, prop)
-    schema["properties"] = nested
+    schema["properties"] = nested(schema["properties"])
     return schema
 
 

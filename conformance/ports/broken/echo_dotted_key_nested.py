@@ -3,17 +3,14 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, serve, set_path  # noqa: E402
+from _patch import catalogkit, nested, serve  # noqa: E402
 
 _validate_arguments = catalogkit.validate_arguments
 
 
 def validate_arguments(catalog, name, arguments):
     result = _validate_arguments(catalog, name, arguments)
-    echo = {}
-    for k, v in result["arguments"].items():
-        set_path(echo, k, v)
-    result["arguments"] = echo
+    result["arguments"] = nested(result["arguments"])
     return result
 
 

@@ -4,23 +4,15 @@
 import sys
 
 sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
-from _patch import catalogkit, serve  # noqa: E402
+from _patch import catalogkit, on_error, serve  # noqa: E402
 
 
-real_select_tools = catalogkit.select_tools
+def first_enabled(select_tools, e, tools, *_):
+    enabled = [t for t in tools if t.enabled]
+    if e.code != catalogkit.TOOL_NOT_AVAILABLE_IN_FAMILY or not enabled:
+        raise e
+    return enabled[:1]
 
 
-def select_tools(tools, family, name=catalogkit.ABSENT):
-    try:
-        return real_select_tools(tools, family, name)
-    except catalogkit.CatalogError as e:
-        enabled = [t for t in tools if t.enabled]
-        if e.code != catalogkit.TOOL_NOT_AVAILABLE_IN_FAMILY or not enabled:
-            raise
-        return enabled[:1]
-
-
-catalogkit.select_tools = select_tools
-
-
+on_error(catalogkit, "select_tools", catalogkit.CatalogError, first_enabled)
 serve(__name__)

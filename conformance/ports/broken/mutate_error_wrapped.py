@@ -3,18 +3,16 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, catalog_port, serve  # noqa: E402
+from _patch import catalogkit, catalog_port, on_error, serve  # noqa: E402
 
-_mr = catalog_port.mutate_and_repeat
-def mutate_and_repeat(inner):
-    try:
-        return _mr(inner)
-    except catalogkit.CatalogError as e:
-        args = None
-        if inner.get("op") == "validate_arguments":
-            args = catalog_port.snapshot(inner.get("arguments"))
-        return {"first": {"error": e.code}, "second": {"error": e.code},
-                "catalog": catalog_port.snapshot(inner.get("catalog")), "arguments": args}
-catalog_port.mutate_and_repeat = mutate_and_repeat
 
+def error_as_result(mutate_and_repeat, e, inner):
+    args = None
+    if inner.get("op") == "validate_arguments":
+        args = catalog_port.snapshot(inner.get("arguments"))
+    return {"first": {"error": e.code}, "second": {"error": e.code},
+            "catalog": catalog_port.snapshot(inner.get("catalog")), "arguments": args}
+
+
+on_error(catalog_port, "mutate_and_repeat", catalogkit.CatalogError, error_as_result)
 serve(__name__)

@@ -4,28 +4,20 @@
 import sys
 
 sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
-from _patch import catalogkit, serve  # noqa: E402
+from _patch import catalogkit, on_error, serve  # noqa: E402
 
 
-real_validate_catalog = catalogkit.validate_catalog
+def last_error(validate_catalog, first, catalog):
+    if type(catalog) is not list or len(catalog) > catalogkit.MAX_TOOLS:
+        raise first
+    last = first
+    for d in catalog:
+        try:
+            validate_catalog([d])
+        except catalogkit.CatalogError as e:
+            last = e
+    raise last
 
 
-def validate_catalog(catalog):
-    try:
-        return real_validate_catalog(catalog)
-    except catalogkit.CatalogError as first:
-        if type(catalog) is not list or len(catalog) > catalogkit.MAX_TOOLS:
-            raise
-        last = first
-        for d in catalog:
-            try:
-                real_validate_catalog([d])
-            except catalogkit.CatalogError as e:
-                last = e
-        raise last
-
-
-catalogkit.validate_catalog = validate_catalog
-
-
+on_error(catalogkit, "validate_catalog", catalogkit.CatalogError, last_error)
 serve(__name__)

@@ -4,31 +4,23 @@
 import sys
 
 sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
-from _patch import catalogkit, serve  # noqa: E402
+from _patch import catalogkit, on_error, serve  # noqa: E402
 
 
-real_validate_catalog = catalogkit.validate_catalog
+def good_tools(validate_catalog, e, catalog):
+    if type(catalog) is not list:
+        raise e
+    tools, seen = [], set()
+    for d in catalog:
+        try:
+            (tool,) = validate_catalog([d])
+        except catalogkit.CatalogError:
+            continue
+        if tool.name not in seen:
+            seen.add(tool.name)
+            tools.append(tool)
+    return tools
 
 
-def validate_catalog(catalog):
-    try:
-        return real_validate_catalog(catalog)
-    except catalogkit.CatalogError:
-        if type(catalog) is not list:
-            raise
-        tools, seen = [], set()
-        for d in catalog:
-            try:
-                (tool,) = real_validate_catalog([d])
-            except catalogkit.CatalogError:
-                continue
-            if tool.name not in seen:
-                seen.add(tool.name)
-                tools.append(tool)
-        return tools
-
-
-catalogkit.validate_catalog = validate_catalog
-
-
+on_error(catalogkit, "validate_catalog", catalogkit.CatalogError, good_tools)
 serve(__name__)

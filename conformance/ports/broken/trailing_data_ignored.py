@@ -5,23 +5,14 @@ import sys
 import json
 
 sys.dont_write_bytecode = True  # before the import below, so that no __pycache__ is written
-from _patch import catalog_port, serve  # noqa: E402
+from _patch import catalog_port, on_error, serve  # noqa: E402
 
 
-_decode = catalog_port.decode
+def keep_what_was_read(decode, e, raw):
+    if e.msg != "Extra data":
+        raise e
+    return decode(e.doc[:e.pos].encode("utf-8"))  # drop the rest
 
 
-def decode(raw):
-    try:
-        return _decode(raw)
-    except json.JSONDecodeError as e:
-        if e.msg != "Extra data":
-            raise
-        # Keep what was read; drop the rest.
-        return _decode(e.doc[:e.pos].encode("utf-8"))
-
-
-catalog_port.decode = decode
-
-
+on_error(catalog_port, "decode", json.JSONDecodeError, keep_what_was_read)
 serve(__name__)
