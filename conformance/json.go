@@ -145,6 +145,10 @@ type decimal struct {
 	exp    *big.Int
 }
 
+// integerLiteral reports whether the valid JSON number literal lit is an
+// integer literal (SPEC.md §2 J7): no fraction and no exponent.
+func integerLiteral(lit string) bool { return !strings.ContainsAny(lit, ".eE") }
+
 // decimalOf returns the exact value of a valid JSON number literal.
 func decimalOf(lit string) decimal {
 	d := decimal{exp: new(big.Int)}
@@ -199,7 +203,9 @@ func (d decimal) String() string {
 }
 
 // equalJSON reports whether a and b are the same JSON value: arrays keep
-// their order, numbers compare by exact value (1, 1.0 and 1e0 are equal),
+// their order, numbers compare by exact value and kind (1.0 and 1e0 are
+// equal, -0 and 0 too, but an integer literal equals only an integer
+// literal: 1 is not 1.0; SPEC.md §8.3),
 // strings by their decoded content, and object members compare as a set,
 // except in the objects whose member order the contract specifies (see
 // [place]; conformance/SPEC.md §8.3), whose members must also come in the
@@ -225,7 +231,11 @@ func (n *node) plain() any {
 	case kBool:
 		return n.lit == "true"
 	case kNumber:
-		return json.Number(decimalOf(n.lit).String())
+		s := decimalOf(n.lit).String()
+		if !integerLiteral(n.lit) && integerLiteral(s) {
+			s += ".0" // keep the kind visible in a diff: 3.0 beside 3
+		}
+		return json.Number(s)
 	case kString:
 		return n.str
 	case kArray:

@@ -179,8 +179,12 @@ func protocolTable() []genProtocol {
 		bad(callWith("31", `{"op":"mutate_and_repeat","call":"discover"}`), errorOf("31")), goOn("32"))
 	add("mutate-and-repeat.inner-missing", "A mutate_and_repeat with no inner call gets an error line", citeEvery, false,
 		bad(callWith("31", `{"op":"mutate_and_repeat"}`), errorOf("31")), goOn("32"))
-	add("mutate-and-repeat.inner-no-op", "A mutate_and_repeat whose inner call has no string op gets an error line", citeEvery, false,
-		bad(callWith("31", `{"op":"mutate_and_repeat","call":{"op":null}}`), errorOf("31")), goOn("32"))
+	for _, c := range []struct{ name, op, what string }{
+		{"no-op", "null", "null"}, {"op-number", "7", "a number"}, {"op-true", "true", "true"},
+	} {
+		add("mutate-and-repeat.inner-"+c.name, fmt.Sprintf("A mutate_and_repeat whose inner op is %s (not a string) gets an error line, not not_implemented", c.what), citeEvery, false,
+			bad(callWith("31", `{"op":"mutate_and_repeat","call":{"op":`+c.op+`}}`), errorOf("31")), goOn("32"))
+	}
 	add("mutate-and-repeat.inner-unknown-op", "A mutate_and_repeat of an op the port does not know is not implemented", citeEvery, false,
 		bad(callWith("31", `{"op":"mutate_and_repeat","call":{"op":"frobnicate"}}`), replyOf("31", anyNotImplemented)), goOn("32"))
 	add("mutate-and-repeat.discover-with-arguments", `A mutate_and_repeat of a discover that carries an "arguments" member echoes "arguments": null: discover has no arguments`, citeMutate, false,

@@ -676,7 +676,7 @@ func equalTo(a *node, b tval, p place, ordered bool) bool {
 		if a.kind == kBool {
 			return a.lit == lit
 		}
-		return decimalOf(a.lit).equal(decimalOf(lit))
+		return integerLiteral(a.lit) == integerLiteral(lit) && decimalOf(a.lit).equal(decimalOf(lit))
 	case kString:
 		return b.strEqual(a.str)
 	case kArray:

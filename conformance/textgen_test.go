@@ -167,6 +167,8 @@ func textTable() []genCase {
 		{"big-negative", "-" + digits400, true, false, "a 400-digit negative integer"},
 		{"huge-exponent-upper", "1E400", false, false, "1E400, beyond every float"},
 		{"tiny-exponent", "-1e-400", false, false, "-1e-400, below every float"},
+		{"exponent-beyond-int32", "1e9999999999", false, false, "1e9999999999, an exponent beyond 32 and 33 bits"},
+		{"negative-exponent-beyond-int32", "-1E-9999999999", false, false, "-1E-9999999999, a negative exponent beyond 32 bits"},
 		{"int64-max", "9223372036854775807", true, false, "2^63 - 1, the largest int64, exactly"},
 		{"int64-max-plus-one", "9223372036854775808", true, false, "2^63, one over the largest int64, exactly (never clamped)"},
 		{"int64-min-minus-one", "-9223372036854775809", true, false, "-2^63 - 1, one under the smallest int64, exactly"},
@@ -226,6 +228,9 @@ func textTable() []genCase {
 		{"raw-line-separator", "a\u2028b", `"a\u2028b"`, "a raw U+2028 LINE SEPARATOR, which JSON allows in strings"},
 		{"raw-nbsp", "a\u00a0b", `"a\u00a0b"`, "a raw U+00A0 NO-BREAK SPACE"},
 		{"raw-bom-inside", "a\ufeffb", `"a\ufeffb"`, "a raw U+FEFF inside a string, which J2 allows there"},
+		{"raw-c1-control", "a\u0085b", `"a\u0085b"`, "a raw U+0085 NEXT LINE, a C1 control character, which needs no escape"},
+		{"raw-below-surrogates", "a\ud7ffb", `"a\ud7ffb"`, "a raw U+D7FF (ED 9F BF), the last code point before the surrogates: the lead byte ED alone is no error"},
+		{"raw-fffe", "a\ufffeb", `"a\ufffeb"`, "a raw noncharacter U+FFFE, which is a code point"},
 	} {
 		add("string."+v.name+".arguments", fmt.Sprintf("A string argument holding %s is read: 3 code points", v.what), citeString+citeArgValue,
 			argsLine(tx(`{"tab_id":1,"format":"`+v.raw+`"}`)), validated(`{"tab_id": 1, "format": `+v.want+`}`))
@@ -234,6 +239,7 @@ func textTable() []genCase {
 	for _, v := range []struct{ name, text, want, what string }{
 		{"escaped-nul", `a\u0000b`, `"a\u0000b"`, `an escaped NUL (\u0000)`},
 		{"escaped-noncharacter", `a\uFDD0b`, `"a\ufdd0b"`, `an escaped noncharacter (\uFDD0), which is a code point`},
+		{"escaped-ffff", `a\uFFFFb`, `"a\uffffb"`, `an escaped noncharacter U+FFFF (\uFFFF), which is a code point`},
 		{"raw-noncharacter", "a\U0010FFFEb", `"a\udbff\udffeb"`, "a raw noncharacter U+10FFFE, which is a code point"},
 		{"escaped-unit-separator", `a\u001fb`, `"a\u001fb"`, `an escaped U+001F (\u001f), the last control character, which the reply must escape too`},
 		{"escaped-backslash-u", `\u005cnb`, `"\\nb"`, `"\u005cn": an escaped backslash, then the letter n, not an escape (decoded once)`},
@@ -366,6 +372,12 @@ func textTable() []genCase {
 		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":`), tx(textCatalog), tx(`,"family":"nosuch"}`), tx(`,"call":{"op":"discover","catalog":`), tx(textCatalog), tx(`,"family":"reading"}}`)}, refused)
 	add("duplicate-key.tool", `A duplicate key in a tool definition ("enabled": false, then "enabled": true) is refused: it must not smuggle a value past a reviewer`, citeDup,
 		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":`), tx(catalogWith(`"enabled":true,"fields":{"format":{"type":"string","required":false,"max_length":16},"tab_id":{"type":"integer","required":true,"max_length":20}}`, `"enabled":false,"fields":{"format":{"type":"string","required":false,"max_length":16},"tab_id":{"type":"integer","required":true,"max_length":20}},"enabled":true`)), tx(`,"family":"reading"}}`)}, refused)
+	add("duplicate-key.inside-value.arguments", `A duplicate key inside an argument's value ({"a":1,"a":2}) is refused: J5 holds at any depth, not only in the objects the contract reads`, citeDup,
+		argsLine(tx(`{"tab_id":1,"format":{"a":1,"a":2}}`)), refused)
+	add("duplicate-key.ignored-member", `A duplicate key inside a member of the message that a port ignores ("trace") is refused: the text level holds for the whole line`, citeDup,
+		[]seg{tx(callHead), seqSeg, tx(`,"trace":{"a":1,"a":2},"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"name":"page.read","arguments":{"tab_id":1}}}`)}, refused)
+	add("duplicate-key.ignored-call-member", `A duplicate key inside a member of the call that validate_arguments ignores ("family") is refused`, citeDup,
+		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"validate_arguments","catalog":`), tx(textCatalog), tx(`,"family":{"a":1,"a":2},"name":"page.read","arguments":{"tab_id":1}}}`)}, refused)
 	for _, d := range []struct{ name, args, what string }{
 		{"escaped.arguments", `{"tab_id":1,"format":"a","form\u0061t":"b"}`, `"format" and "form\u0061t"`},
 		{"escaped-upper.arguments", `{"tab_id":1,"format":"a","\u0066ORMAT":"b","\u0066ormat":"c"}`, `"format" and "\u0066ormat"`},
@@ -638,6 +650,10 @@ func textTable() []genCase {
 	// 2, the arguments 3 and the catalog 3 (a field spec at 6).
 	add("depth.at-limit", "Nesting at exactly 64, counted over the whole line with the message object at depth 1, is read: the call gets the contract's answer", citeDepth,
 		argsLine(tx(`{"tab_id":1,"format":`), rep("[", 61), rep("]", 61), tx("}")), code("INVALID_ARGUMENT_VALUE"))
+	add("depth.scalar-at-limit", "A scalar inside arrays nested to exactly 64 adds no depth: read, and the call gets the contract's answer", citeDepth+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":`), rep("[", 61), tx("1"), rep("]", 61), tx("}")), code("INVALID_ARGUMENT_VALUE"))
+	add("depth.string-at-limit", "A string inside objects nested to exactly 64 adds no depth: read", citeDepth+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":`), rep(`{"a":`, 61), tx(`"x"`), rep("}", 61), tx("}")), code("INVALID_ARGUMENT_VALUE"))
 	add("depth.over-limit", "Nesting at 65, one over the limit, is refused", citeDepth,
 		argsLine(tx(`{"tab_id":1,"format":`), rep("[", 62), rep("]", 62), tx("}")), refused)
 	add("depth.objects-at-limit", `Objects nested to exactly 64 ({"a":{"a":...}}) are read`, citeDepth+citeArgValue,

@@ -310,7 +310,8 @@ func TestCompareRefusedLine(t *testing.T) {
 		{"valid line", []byte(`{"result":[]}`), errorLine, disagree, "an error line for a valid call is wrong"},
 		{"crash", invalidJSON, crash, disagree, "a crash is never an answer"},
 		{"same code, other detail", []byte(`{"error":"INVALID_LABEL","detail":"a"}`), outcome{text: []byte(`{"error":"INVALID_LABEL","detail":"b"}`)}, agree, "details are never compared"},
-		{"numbers by value", []byte(`{"result":{"n":1}}`), outcome{text: []byte(`{"result":{"n":1.0}}`)}, agree, "the runner compares numbers by value"},
+		{"numbers by value", []byte(`{"result":{"n":1.0}}`), outcome{text: []byte(`{"result":{"n":1e0}}`)}, agree, "the runner compares numbers by value"},
+		{"integer kept", []byte(`{"result":{"n":1}}`), outcome{text: []byte(`{"result":{"n":1.0}}`)}, disagree, "an integer literal equals only an integer literal (conformance/SPEC.md §8.3)"},
 		{"not implemented", []byte(`{"result":[]}`), outcome{text: []byte(`{"not_implemented":"no"}`)}, skip, "not_implemented is a SKIP"},
 	} {
 		if v, _ := compare(outcome{text: tc.want}, tc.got, nil); v != tc.v {

@@ -82,6 +82,13 @@ var notFuzzed = map[string]string{
 	"validate_uses_family":         "its bug needs a family member in a validate_arguments call, which the fuzzer never writes (text.member.family-in-validate catches it)",
 	"array_arguments_object":       "its bug needs arguments [] for a tool with no required field, which seed 1's 3000 calls do not happen to draw (text.arguments.array.no-required catches it)",
 	"key_trimmed":                  "its bug needs an argument key that is a field's name with white space around it, which the fuzzer does not write (text.distinct-key.trailing-space.arguments catches it)",
+	"tool_keys_trimmed":            "its bug needs a tool or field spec key with white space around it in place of the key itself, which the fuzzer does not write (catalog.polluted.extra-key#21,22 catches it)",
+	"keys_nfkc":                    "its bug needs an argument key that is a compatibility form of a field's name (full-width letters, a ligature), which the fuzzer does not write (validate.keys.unknown#19 catches it)",
+	"inner_op_loose_null":          "its bug needs a mutate_and_repeat whose inner op is a number or a boolean, and the fuzzer's mutate_and_repeat corners hold an inner call, an unknown op or a non-object (protocol.mutate-and-repeat.inner-op-number catches it)",
+	"fffe_ffff_refused":            "its bug needs U+FFFE or U+FFFF in a string, which the fuzzer's strings never hold (text.string.raw-fffe.arguments and text.string.escaped-ffff.arguments catch it)",
+	"exponent_int32":               "its bug needs a number whose exponent is beyond 32 bits, which the fuzzer's numbers never have (text.number.exponent-beyond-int32.arguments catches it)",
+	"dup_keys_read_members_only":   "its bug needs a duplicate key inside an argument's value or a member a port ignores; the fuzzer's argument values are seldom objects and seed 1's 3000 calls put none there (text.duplicate-key.inside-value.arguments catches it)",
+	"c1_controls_refused":          "its bug needs a raw U+0080 to U+009F inside a string, and the fuzzer writes U+0085 only as white space between tokens (text.string.raw-c1-control.arguments catches it)",
 	"refusal_seq_int64":            "its corner, a refused line with a 30-digit seq, is one of the 40 the fuzzer draws for 3 calls in 100, and seed 1's 3000 calls do not happen to send it (protocol.refused.seq-readable-huge catches it)",
 }
 
