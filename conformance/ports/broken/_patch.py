@@ -235,6 +235,40 @@ def rewrite_output(fn):
     catalog_port.encode = lambda v: fn(_encode(v))
 
 
+def catalog_keys(rename):
+    """catalog_keys passes every tool definition and field spec of a catalog
+    through rename (a dict in, a dict out) before the real validate_catalog
+    sees it: the broken ports whose bug is in how they read those keys."""
+    real = catalogkit.validate_catalog
+
+    def validate_catalog(catalog):
+        if type(catalog) is list:
+            out = []
+            for d in catalog:
+                d = rename(d) if type(d) is dict else d
+                if type(d) is dict and type(d.get("fields")) is dict:
+                    d = dict(d, fields={n: rename(s) if type(s) is dict else s for n, s in d["fields"].items()})
+                out.append(d)
+            catalog = out
+        return real(catalog)
+
+    catalogkit.validate_catalog = validate_catalog
+
+
+def echo_leaves(fn):
+    """echo_leaves makes copy_json (the echo of arguments) pass every value
+    that is not an object or an array through fn: the broken ports whose
+    bug is in what they echo."""
+    def copy_json(v):
+        if type(v) is dict:
+            return {k: copy_json(x) for k, x in v.items()}
+        if type(v) is list:
+            return [copy_json(x) for x in v]
+        return fn(v)
+
+    catalogkit.copy_json = copy_json
+
+
 def serve(name):
     """serve runs the port when the broken port's file is run as a script."""
     if name == "__main__":

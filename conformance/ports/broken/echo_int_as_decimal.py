@@ -3,18 +3,7 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalog_port, catalogkit, serve  # noqa: E402
+from _patch import catalog_port, catalogkit, echo_leaves, serve  # noqa: E402
 
-
-def copy_json(v):
-    if type(v) is dict:
-        return {k: copy_json(x) for k, x in v.items()}
-    if type(v) is list:
-        return [copy_json(x) for x in v]
-    if catalogkit.is_json_integer(v):
-        return catalog_port.Number(int.__repr__(int(v)) + ".0")
-    return v
-
-
-catalogkit.copy_json = copy_json
+echo_leaves(lambda v: catalog_port.Number(int.__repr__(int(v)) + ".0") if catalogkit.is_json_integer(v) else v)
 serve(__name__)

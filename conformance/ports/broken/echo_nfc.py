@@ -4,20 +4,7 @@ import sys
 import unicodedata
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, serve  # noqa: E402
+from _patch import echo_leaves, serve  # noqa: E402
 
-_real = catalogkit.copy_json
-
-
-def copy_json(v):
-    if type(v) is str:
-        return unicodedata.normalize("NFC", v)
-    if type(v) is dict:
-        return {k: copy_json(x) for k, x in v.items()}
-    if type(v) is list:
-        return [copy_json(x) for x in v]
-    return v
-
-
-catalogkit.copy_json = copy_json
+echo_leaves(lambda v: unicodedata.normalize("NFC", v) if type(v) is str else v)
 serve(__name__)

@@ -3,31 +3,16 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalogkit, serve  # noqa: E402
-
-_real = catalogkit.validate_catalog
+from _patch import catalog_keys, serve  # noqa: E402
 
 
-def _trim(o):
-    if type(o) is not dict:
-        return o
+def _trim(d):
     out = {}
-    for k, v in o.items():
-        out[k.strip(" \t\r\n") if k.strip(" \t\r\n") not in out else k] = v
+    for k, v in d.items():
+        t = k.strip(" \t\r\n")
+        out[k if t in out else t] = v
     return out
 
 
-def validate_catalog(catalog):
-    if type(catalog) is list:
-        fixed = []
-        for d in catalog:
-            d = _trim(d)
-            if type(d) is dict and type(d.get("fields")) is dict:
-                d = dict(d, fields={n: _trim(s) for n, s in d["fields"].items()})
-            fixed.append(d)
-        catalog = fixed
-    return _real(catalog)
-
-
-catalogkit.validate_catalog = validate_catalog
+catalog_keys(_trim)
 serve(__name__)
