@@ -316,6 +316,8 @@ func TestReadRefuses(t *testing.T) {
 		{name: "central-past-end", reason: "a central directory that overruns the end record", data: append(append([]byte(nil), good[:cdOff]...), good[end:]...), wantCode: archive.CodeTruncated},
 		{name: "bad-local-offset", reason: "a central record pointing into the central directory", data: badLocal, wantCode: archive.CodeOverlap},
 		{name: "zip64", reason: "ZIP64 markers", data: zip64, wantCode: archive.CodeZip64},
+		{name: "prepended-unadjusted", reason: "bytes before the archive, offsets not adjusted: not_zip to this lenient reader, prepended_data to verify's strict parse (README's diff paragraph; verify's corpus row prepended-bytes-unadjusted)",
+			data: append([]byte("MZ stub"), good...), wantCode: archive.CodeNotZip},
 		{name: "too-many", reason: "more entries than the limit", data: good, lim: tooManyLim, wantCode: archive.CodeTooManyEntries},
 		{name: "too-large", reason: "a file larger than the limit", data: good, lim: smallLim, wantCode: archive.CodeTooLarge},
 	}
