@@ -79,6 +79,18 @@ def check_keys(declared=is_field, present=lambda arguments, name: name in argume
     catalogkit.check_argument_keys = check_argument_keys
 
 
+def values_in(value):
+    """values_in yields value and every value inside it, depth first."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        yield v
+        if type(v) is dict:
+            stack.extend(v.values())
+        elif type(v) is list:
+            stack.extend(v)
+
+
 def duplicates_by(same):
     """duplicates_by makes the JSON reader also take two keys of one object
     for duplicates when same(key) gives the same for both: the broken ports
@@ -87,18 +99,13 @@ def duplicates_by(same):
 
     def decode(raw):
         value, problems = _decode(raw)
-        stack = [value]
-        while stack:
-            v = stack.pop()
+        for v in values_in(value):
             if type(v) is dict:
                 seen = set()
                 for k in v:
                     if same(k) in seen:
                         problems.append("duplicate object key %s" % json.dumps(k))
                     seen.add(same(k))
-                stack.extend(v.values())
-            elif type(v) is list:
-                stack.extend(v)
         return value, problems
 
     catalog_port.decode = decode

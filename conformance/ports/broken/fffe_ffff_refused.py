@@ -3,24 +3,17 @@
 import sys
 
 sys.dont_write_bytecode = True
-from _patch import catalog_port, serve  # noqa: E402
+from _patch import catalog_port, serve, values_in  # noqa: E402
 
 _real = catalog_port.decode
 
 
-def _has(v):
-    stack = [v]
-    while stack:
-        x = stack.pop()
-        if type(x) is str:
-            if "\ufffe" in x or "\uffff" in x:
-                return True
-        elif type(x) is dict:
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif type(x) is list:
-            stack.extend(x)
-    return False
+def _bad(s):
+    return "\ufffe" in s or "\uffff" in s
+
+
+def _has(value):
+    return any(type(v) is str and _bad(v) or type(v) is dict and any(_bad(k) for k in v) for v in values_in(value))
 
 
 def decode(raw):
