@@ -18,6 +18,9 @@
 //     SSH agent), no /var, /mnt, /media or /opt;
 //   - its own IPC, UTS and cgroup namespaces, a new session (no
 //     terminal to push keystrokes into), no capabilities;
+//   - no kernel keyrings: a seccomp filter makes add_key, request_key and
+//     keyctl fail with EPERM, and /proc/keys and /proc/key-users cannot be
+//     read, so a secret the caller keeps in a keyring is out of reach;
 //   - at most [Spec.MaxProcs] processes and threads (RLIMIT_NPROC, counted in
 //     the sandbox's user namespace; the kernel does not apply it to root);
 //   - a wall-clock limit ([Spec.Timeout]);
@@ -29,8 +32,10 @@
 // What it does not stop: the command uses the CPU and memory it is given
 // (no cgroup limits) and may fill the writable folders; it reads what the
 // read-only parts hold (the toolchain, /usr, the listed files of /etc); it
-// runs as the calling user, so a kernel bug reachable from a user namespace
-// is reachable from it.
+// sees in /proc/self/mountinfo the host paths of the folders bound into it
+// (the source of each bind: [Spec.Dir], [Spec.Writable], [Spec.ReadOnly],
+// the Go root and /usr); it runs as the calling user, so a kernel bug
+// reachable from a user namespace is reachable from it.
 //
 // [Check] says whether the sandbox can run here, and if not exactly why
 // ("unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone
@@ -55,7 +60,8 @@ import (
 
 // A Spec describes one sandboxed run.
 type Spec struct {
-	// Dir is the command's working directory, writable.
+	// Dir is the command's working directory: writable, unless it is in
+	// one of ReadOnly.
 	Dir string
 	// Writable lists other folders the command may write (a build cache, a
 	// private temporary folder). They must exist.
@@ -115,10 +121,15 @@ func probe() error {
 		return &Unavailable{Reason: "prlimit (util-linux), which sets the process-count limit, is not installed"}
 	}
 	var stderr bytes.Buffer
-	cmd := exec.Command("bwrap", append(baseArgs(&Spec{MaxProcs: 64, Dir: "/"}), "true")...)
+	cmd, done, err := bwrap(context.Background(), append(baseArgs(&Spec{MaxProcs: 64, Dir: "/"}), "true"))
+	if err != nil {
+		return &Unavailable{Reason: err.Error()}
+	}
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	done()
+	if err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
@@ -210,19 +221,51 @@ func baseArgs(s *Spec) []string {
 	for _, f := range etcFiles {
 		args = append(args, "--ro-bind-try", f, f)
 	}
-	args = append(args, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
-	for _, p := range s.ReadOnly {
-		args = append(args, "--ro-bind", p, p)
+	// The keyrings' lists are device nodes on a nodev mount: opening them
+	// is refused.
+	args = append(args, "--proc", "/proc", "--ro-bind", "/dev/null", "/proc/keys", "--ro-bind", "/dev/null", "/proc/key-users",
+		"--dev", "/dev", "--tmpfs", "/tmp")
+	rw := s.Writable
+	if !slices.ContainsFunc(s.ReadOnly, func(ro string) bool { return within(s.Dir, ro) }) {
+		rw = slices.Concat([]string{s.Dir}, rw)
 	}
-	for _, p := range slices.Concat([]string{s.Dir}, s.Writable) {
+	for _, p := range rw {
 		if p != "/" {
 			args = append(args, "--bind", p, p)
 		}
 	}
+	// Read-only after the writable folders, so that a read-only folder
+	// inside a writable one stays read-only.
+	for _, p := range s.ReadOnly {
+		args = append(args, "--ro-bind", p, p)
+	}
 	n := strconv.Itoa(maxProcs(s))
 	// Then the sandbox's own root folder, where bwrap made the mount
 	// points, becomes read-only too.
-	return append(args, "--remount-ro", "/", "--chdir", s.Dir, "--", "prlimit", "--nproc="+n+":"+n, "--")
+	return append(args, "--remount-ro", "/", "--chdir", s.Dir, "--seccomp", strconv.Itoa(seccompFD), "--", "prlimit", "--nproc="+n+":"+n, "--")
+}
+
+// seccompFD is the descriptor bwrap reads the seccomp filter from: the
+// first of exec.Cmd.ExtraFiles.
+const seccompFD = 3
+
+// bwrap returns the command that runs bwrap with args, the seccomp filter
+// on [seccompFD], and the function that closes the filter's pipe once
+// bwrap has started (or failed to).
+func bwrap(ctx context.Context, args []string) (*exec.Cmd, func(), error) {
+	f, err := seccompFile()
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd := exec.CommandContext(ctx, "bwrap", args...)
+	cmd.ExtraFiles = []*os.File{f}
+	return cmd, func() { f.Close() }, nil
+}
+
+// within reports whether path is dir or inside it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // maxProcs is the process-count limit of s: MaxProcs or the default, at
@@ -270,14 +313,19 @@ func Command(ctx context.Context, s *Spec, name string, args ...string) (*Cmd, e
 		ctx, cancel = tctx, c
 		timedOut = func() bool { return errors.Is(context.Cause(tctx), errTimeout) }
 	}
-	cmd := exec.CommandContext(ctx, "bwrap", append(append(baseArgs(&spec), prog), args...)...)
+	cmd, done, err := bwrap(ctx, append(append(baseArgs(&spec), prog), args...))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
 	cmd.Dir = s.Dir
 	cmd.Env = s.Env
 	// Killing bwrap ends the sandbox: its init has PR_SET_PDEATHSIG
 	// (--die-with-parent), and when the init of a PID namespace ends the
 	// kernel kills every process in it.
 	cmd.WaitDelay = 500 * time.Millisecond
-	return &Cmd{Cmd: cmd, cancel: cancel, timedOut: timedOut}, nil
+	stop := func() { cancel(); done() }
+	return &Cmd{Cmd: cmd, cancel: stop, timedOut: timedOut}, nil
 }
 
 var errTimeout = errors.New("the sandbox's wall-clock limit passed")
@@ -311,7 +359,7 @@ func Describe(s *Spec) string {
 	if os.Geteuid() == 0 {
 		limit += " (a limit the kernel does not apply to root)"
 	}
-	d := fmt.Sprintf("sandboxed by bubblewrap: no network, its own PID namespace and /proc (no process outside visible), the file system read-only but the tree, the build cache and a private temporary folder, no home folder, %s", limit)
+	d := fmt.Sprintf("sandboxed by bubblewrap: no network, its own PID namespace and /proc (no process outside visible), no kernel keyrings, the file system read-only but a copy of the tree and private temporary folders, no home folder, %s", limit)
 	if s.Timeout > 0 {
 		d += fmt.Sprintf(", %v of wall-clock time", s.Timeout)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
 
 	"github.com/catalogkit/catalogkit/internal/proctest"
 )
@@ -44,7 +45,7 @@ func TestMain(m *testing.M) {
 // escapeResult is what the escape probe managed: each field is "" when the
 // attempt was stopped, else what it reached.
 type escapeResult struct {
-	Environ, Network, Home, Tmp, ReadOnly, Signal, Detached string
+	Environ, Network, Home, Tmp, ReadOnly, Signal, Detached, Keyring, ProcKeys string
 	// Visible is how many processes /proc shows.
 	Visible int
 	// Stopped says, for each attempt, the error that stopped it.
@@ -102,6 +103,20 @@ func escape() {
 			r.Signal = fmt.Sprintf("signalled process %d", pid)
 		}
 	}
+	// The key the caller added to its session keyring, found by its
+	// description and read; and the host's list of keys.
+	if id, err := unix.RequestKey("user", keyName(os.Getenv("PROBE_NAME")), "", unix.KEY_SPEC_SESSION_KEYRING); err != nil {
+		stopped("keyring", err)
+	} else if secret, err := readKey(id); err != nil {
+		stopped("keyring", err)
+	} else {
+		r.Keyring = fmt.Sprintf("read %q from key %d of the caller's session keyring", secret, id)
+	}
+	if keys, err := os.ReadFile("/proc/keys"); err != nil {
+		stopped("prockeys", err)
+	} else {
+		r.ProcKeys = fmt.Sprintf("read /proc/keys: %d lines", bytes.Count(keys, []byte("\n")))
+	}
 	self, _ := os.Executable()
 	child := exec.Command(self, "-test.run=^$", "sleep-"+os.Getenv("PROBE_NAME"))
 	child.Env = []string{probeEnv + "=sleep"}
@@ -132,7 +147,16 @@ func caller() {
 	}
 	env = append(env, probeEnv+"=escape", "PROBE_PID="+strconv.Itoa(os.Getpid()))
 	dir, _ := os.Getwd()
-	var err error
+	// A secret in a session keyring of the caller's own, which the probe
+	// inherits, as a user's login session keeps one.
+	_, err := unix.KeyctlJoinSessionKeyring(keyName(os.Getenv("PROBE_NAME")) + "-session")
+	if err == nil {
+		_, err = unix.AddKey("user", keyName(os.Getenv("PROBE_NAME")), []byte("hunter2"), unix.KEY_SPEC_SESSION_KEYRING)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "adding a key to the session keyring:", err)
+		os.Exit(1)
+	}
 	if os.Getenv("PROBE_SANDBOX") != "" {
 		var sc *Cmd
 		if sc, err = Command(context.Background(), &Spec{Dir: dir, ReadOnly: []string{os.Getenv("PROBE_RO")}, Env: env, Timeout: time.Minute}, self, "-test.run=^$"); err == nil {
@@ -148,6 +172,19 @@ func caller() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// keyName is the description of the caller's secret key.
+func keyName(probe string) string { return "catalogkit" + probe }
+
+// readKey returns the payload of key id.
+func readKey(id int) (string, error) {
+	buf := make([]byte, 256)
+	n, err := unix.KeyctlBuffer(unix.KEYCTL_READ, id, buf, 0)
+	if err != nil {
+		return "", err
+	}
+	return string(buf[:min(n, len(buf))]), nil
 }
 
 // parentOf returns the parent of pid as /proc/PID/stat says, or 0.
@@ -255,6 +292,8 @@ func TestContained(t *testing.T) {
 		"ReadOnly": "mount namespace: read-only bind",
 		"Signal":   "PID namespace: verify's process cannot be named",
 		"Detached": "PID namespace: ended with the sandbox",
+		"Keyring":  "seccomp filter: request_key and keyctl fail",
+		"ProcKeys": "/proc/keys masked",
 	}
 	free := escapeRun(t, false)
 	got := escapeRun(t, true)
@@ -262,7 +301,7 @@ func TestContained(t *testing.T) {
 	t.Logf("sandboxed: %+v", got)
 	reached := func(r escapeResult) map[string]string {
 		return map[string]string{"Environ": r.Environ, "Network": r.Network, "Home": r.Home, "Tmp": r.Tmp,
-			"ReadOnly": r.ReadOnly, "Signal": r.Signal, "Detached": r.Detached}
+			"ReadOnly": r.ReadOnly, "Signal": r.Signal, "Detached": r.Detached, "Keyring": r.Keyring, "ProcKeys": r.ProcKeys}
 	}
 	for what, how := range reached(free) {
 		if how == "" && what != "ReadOnly" && what != "Home" {
