@@ -50,6 +50,7 @@ const (
 	CodeCases       archive.Code = "cases"        // the case files or the subtests that ran are not exactly the expected ones
 	CodeRecords     archive.Code = "records"      // the records check did not pass
 	CodeNotVerified archive.Code = "not_verified" // tests not run because the archive's identity was not checked
+	CodeTreeChanged archive.Code = "tree_changed" // the kept tree (--keep) is not the archive's bytes after the tests ran
 )
 
 // Any step.

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -22,16 +23,11 @@ func (v *verifier) stepManifest(s *StepResult) []*archive.Error {
 		return []*archive.Error{ioErr("", "opening extracted tree", err)}
 	}
 	defer r.Close()
-	onDisk, werr := listTree(r)
-	if werr != nil {
-		return []*archive.Error{werr}
-	}
 	mpath := v.root + "/" + archive.ManifestName
-	if !onDisk[archive.ManifestName] {
-		return []*archive.Error{errf(CodeManifestMissing, mpath, "no manifest in the archive")}
-	}
 	data, err := r.ReadFile(archive.ManifestName)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
+		return []*archive.Error{errf(CodeManifestMissing, mpath, "no manifest in the archive")}
+	} else if err != nil {
 		return []*archive.Error{ioErr(mpath, "reading manifest", err)}
 	}
 	m, perr := archive.ParseManifest(data)
@@ -48,10 +44,37 @@ func (v *verifier) stepManifest(s *StepResult) []*archive.Error {
 	if m.Version != v.rep.Version {
 		problems = append(problems, errf(archive.CodeManifestMeta, mpath, "version %q, the top-level folder says %q", m.Version, v.rep.Version))
 	}
+	problems = append(problems, v.compareTree(r, m)...)
+	if v.signed != nil && m.TreeHash != v.signed.TreeHash {
+		problems = append(problems, errf(CodeCommentTree, mpath, "the files hash to tree %s, but the signature of SHA256SUMS names tree %s: the signer vouched for other contents", m.TreeHash, v.signed.TreeHash))
+	}
+	if len(problems) > 0 {
+		return problems
+	}
+	v.manifest = m
+	v.rep.Files = len(m.Files)
+	v.rep.TreeHash = m.TreeHash
+	s.Summary = fmt.Sprintf("hashes match: all %d files listed exactly once with their sha256, none missing, none extra; tree hash %s", len(m.Files), m.TreeHash)
+	if v.signed != nil {
+		s.Summary += ", as the signature names"
+	}
+	return nil
+}
+
+// compareTree compares the tree under r with the manifest m: every listed
+// file there with its SHA-256 and executable bit, the files' total size,
+// and nothing else there but the manifest itself.
+func (v *verifier) compareTree(r *os.Root, m *archive.Manifest) []*archive.Error {
+	onDisk, werr := listTree(r)
+	if werr != nil {
+		return []*archive.Error{werr}
+	}
+	mpath := v.root + "/" + archive.ManifestName
 	got, herr := v.readBack(r, m.Files, onDisk)
 	if herr != nil {
 		return []*archive.Error{herr}
 	}
+	var problems []*archive.Error
 	var total int64
 	for i, f := range m.Files {
 		g := got[i]
@@ -84,19 +107,7 @@ func (v *verifier) stepManifest(s *StepResult) []*archive.Error {
 	for _, p := range unlisted {
 		problems = append(problems, errf(CodeUnlisted, p, "in the archive but not listed in the manifest"))
 	}
-	if v.signed != nil && m.TreeHash != v.signed.TreeHash {
-		problems = append(problems, errf(CodeCommentTree, mpath, "the files hash to tree %s, but the signature of SHA256SUMS names tree %s: the signer vouched for other contents", m.TreeHash, v.signed.TreeHash))
-	}
-	if len(problems) > 0 {
-		return problems
-	}
-	v.rep.Files = len(m.Files)
-	v.rep.TreeHash = m.TreeHash
-	s.Summary = fmt.Sprintf("hashes match: all %d files listed exactly once with their sha256, none missing, none extra; tree hash %s", len(m.Files), m.TreeHash)
-	if v.signed != nil {
-		s.Summary += ", as the signature names"
-	}
-	return nil
+	return problems
 }
 
 // listTree returns the regular files under r, by slash-separated path. It

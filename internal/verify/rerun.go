@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,8 +36,9 @@ type TestPlan struct {
 	// Required lists other tests that must have run and passed (the records
 	// check).
 	Required []TestID
-	// GOCACHE, if set, is the build cache to use; empty means [BuildCache]
-	// unless Cold is set.
+	// GOCACHE, if set, is the build cache the go command compiles the tests
+	// with; empty means [BuildCache] unless Cold is set. The tests never
+	// see it: they run with a build cache of their own, removed with them.
 	GOCACHE string
 	// Cold runs with an empty build cache made for this run and removed
 	// after it: nothing is reused from an earlier run, at the cost of
@@ -43,20 +46,27 @@ type TestPlan struct {
 	Cold bool
 }
 
-// BuildCache returns catalogkit's own Go build cache, where the tests step keeps
-// compiled packages between runs: "catalogkit/go-build" under
-// os.UserCacheDir(). Go's build cache is content-addressed (an entry's key
-// hashes the exact inputs of the compile), so reusing it is sound: a later
-// run gets an entry only for the very same inputs. It is kept apart from
-// the user's GOCACHE so that builds of code from a downloaded archive never
-// share a cache with the user's own builds: verify leaves nothing in theirs,
-// and deleting this folder (or --cold-cache) resets verify alone.
+// BuildCache returns catalogkit's own Go build cache, where the tests step
+// keeps compiled packages between runs: "catalogkit/verify-go-build" under
+// os.UserCacheDir(). Only the go command writes it, while it compiles the
+// archive's tests, and no code from any archive runs then: the tests run
+// afterwards, in another sandbox, with a build cache of their own that is
+// removed with them. So the tests of one archive cannot change what a later
+// verify of another finds in this cache. Go's build cache is
+// content-addressed (an entry's key hashes the exact inputs of the
+// compile), so a later run gets an entry only for the very same inputs. It
+// is kept apart from the user's GOCACHE so that builds of code from a
+// downloaded archive never share a cache with the user's own builds:
+// verify leaves nothing in theirs, and deleting this folder (or
+// --cold-cache) resets verify alone. ("catalogkit/go-build" beside it was
+// the cache of verifiers that let the tests write it; it is never read
+// now, and can be deleted.)
 func BuildCache() (string, error) {
 	d, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(d, "catalogkit", "go-build"), nil
+	return filepath.Join(d, "catalogkit", "verify-go-build"), nil
 }
 
 // A TestID names a top-level test in a package given relative to the module.
@@ -128,49 +138,31 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 	if merr != nil {
 		return []*archive.Error{merr}
 	}
-	scratch, err := os.MkdirTemp(v.opts.TempDir, "catalogkit-verify-go-")
-	if err != nil {
-		return []*archive.Error{ioErr("", "creating a module cache", err)}
+	sc, serr := makeScratch(v.opts.TempDir)
+	if serr != nil {
+		return []*archive.Error{serr}
 	}
-	defer removeScratch(scratch)
-	env, cacheNote, eerr := testEnv(p, scratch)
+	defer removeScratch(sc.root)
+	gocache, cacheNote, eerr := buildCache(p, sc)
 	if eerr != nil {
 		return []*archive.Error{eerr}
 	}
-
-	args := append([]string{"test", "-json", "-count=1"}, p.Patterns...)
-	cmd, timedOut, after, err := v.goTestCommand(goBin, tree, scratch, env, args)
-	if err != nil {
-		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: err}}
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
-	events, derr, werr := runEvents(v.ctx, cmd)
-	after()
-	if cmd.Process == nil {
-		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "starting go test", Err: werr}}
+	ctx, cancel := context.WithTimeoutCause(v.ctx, TestTimeout, errTestTimeout)
+	defer cancel()
+	r := &rerun{v: v, ctx: ctx, goBin: goBin, tree: tree, sc: sc}
+	pkgs, events, errs := r.compile(p.Patterns, gocache)
+	if len(errs) == 0 {
+		var more []testEvent
+		more, errs = r.test(pkgs)
+		events = append(events, more...)
 	}
 	if v.ctx.Err() != nil {
 		return []*archive.Error{{Code: CodeInterrupted, Offset: -1, Detail: "interrupted while running the tests", Err: v.ctx.Err()}}
 	}
-	if timedOut() {
-		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: fmt.Sprintf("the tests ran past the sandbox's wall-clock limit of %v and were killed", TestTimeout)}}
+	if errors.Is(context.Cause(ctx), errTestTimeout) {
+		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: fmt.Sprintf("the tests ran past the wall-clock limit of %v and were killed", TestTimeout)}}
 	}
-	if errors.Is(derr, errOutputHeld) || errors.Is(werr, exec.ErrWaitDelay) {
-		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: errOutputHeld.Error() + " (reading stopped there)"}}
-	}
-	if derr != nil {
-		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "go test -json output is not test2json events", Err: derr}}
-	}
-	if len(events) == 0 && werr != nil {
-		// Nothing ran: go test (or the sandbox) could not start.
-		return []*archive.Error{{Code: CodeTestRun, Offset: -1, Detail: "go test failed: " + tail(stderr.String(), 800), Err: werr}}
-	}
-	errs := checkEvents(events, mod, ids, p)
-	if werr != nil && len(errs) == 0 {
-		errs = append(errs, &archive.Error{Code: CodeTestRun, Offset: -1, Detail: "go test failed: " + tail(stderr.String(), 800), Err: werr})
-	}
-	if len(errs) > 0 {
+	if errs = slices.Concat(v.keptChanged(), checkEvents(events, mod, ids, p), errs); len(errs) > 0 {
 		return errs
 	}
 	req := make([]string, len(p.Required))
@@ -181,66 +173,126 @@ func (v *verifier) stepTests(s *StepResult) []*archive.Error {
 	if !v.sandboxed {
 		how = " — this ran code from the archive with your permissions"
 	}
-	s.say(fmt.Sprintf("tests passed: go test %s in a fresh directory, including the %d conformance tests (exactly the %d case ids of %s, run by %s) and %s; offline, an empty module cache, %s%s",
-		strings.Join(p.Patterns, " "), len(ids), len(ids), p.CasesGlob, p.CaseTest, strings.Join(req, ", "), cacheNote, how))
+	s.say(fmt.Sprintf("tests passed: the tests of %s (%d packages), compiled with %s while no code from the archive ran, then run in a copy of the tree with a build cache of their own, including the %d conformance tests (exactly the %d case ids of %s, run by %s) and %s; offline, an empty module cache%s",
+		strings.Join(p.Patterns, " "), len(pkgs), cacheNote, len(ids), len(ids), p.CasesGlob, p.CaseTest, strings.Join(req, ", "), how))
 	return nil
 }
 
-// testEnv is the one place that builds the tests step's environment: the caller's
-// environment is an allow-list: PATH, GOROOT if set, a fresh HOME and
-// TMPDIR, and the Go settings below; no other variable of the caller's
-// reaches the archive's code. Every Go setting that could reach the network, a
-// workspace, another toolchain or the user's caches is set. The module
-// cache is a fresh, empty folder in scratch and GOPROXY is off, so only the
-// standard library and the archive's own packages can build; the build
-// cache is the plan's (catalogkit's own, see [BuildCache], or a fresh one in
-// scratch when Cold); temporary files (GOTMPDIR for the go command, TMPDIR
-// for the tests) go in scratch, which is removed even if the processes are
-// killed. -trimpath keeps the extraction folder's random name out of the
-// build's inputs, so that a second verify of the same archive finds its
-// packages compiled in the cache instead of compiling them again. CI is
-// dropped too: in this repository CI=true turns a missing
-// optional tool (python3 for the Python port's tests) from a loud skip into
-// a failure, and the re-run must need only a Go toolchain. It returns the
-// environment and a note for the report on the build cache used.
-func testEnv(p *TestPlan, scratch string) (env []string, cacheNote string, err *archive.Error) {
-	gocache, cacheNote := p.GOCACHE, "catalogkit's own build cache "+p.GOCACHE
+// keptChanged compares the kept tree (--keep) with the manifest again
+// after the tests ran. Sandboxed, the tests never see it; unsandboxed they
+// can write anywhere the user can, and the kept tree must still be the
+// archive's bytes: anything changed, added or removed is a problem, and
+// the tree is then removed (see [verifier.unkeep]).
+func (v *verifier) keptChanged() []*archive.Error {
+	if v.rep.Kept == "" || v.manifest == nil {
+		return nil
+	}
+	r, err := os.OpenRoot(filepath.Join(v.dir, v.root))
+	if err != nil {
+		return []*archive.Error{errf(CodeTreeChanged, "", "the kept tree cannot be opened after the tests ran: %v", err)}
+	}
+	defer r.Close()
+	var errs []*archive.Error
+	for _, e := range v.compareTree(r, v.manifest) {
+		errs = append(errs, errf(CodeTreeChanged, e.Entry, "the kept tree changed while the tests ran: %s", e.Detail))
+	}
+	return errs
+}
+
+// errTestTimeout is the cause of the tests step's context when
+// [TestTimeout] passed.
+var errTestTimeout = errors.New("the tests step's wall-clock limit passed")
+
+// A scratch is the tests step's private folder, removed at the end of the
+// step, and its parts. No part is the extracted tree, which the archive's
+// code never gets to write: the kept tree (--keep) is the archive's bytes.
+type scratch struct {
+	root string
+	// bin holds the compiled test binaries and test2json: written while
+	// compiling, read-only to the tests.
+	bin string
+	// build is the home, temporary folder and (empty) module cache of the
+	// go command while it compiles; go-build in it is the build cache of
+	// --cold-cache.
+	build string
+	// work holds the copy of the tree the tests run in.
+	work string
+	// run is the tests' home, temporary folder, module cache and build
+	// cache (go-build): nothing in it outlives the step.
+	run string
+}
+
+// makeScratch makes the tests step's scratch folder under tempDir.
+func makeScratch(tempDir string) (*scratch, *archive.Error) {
+	root, err := os.MkdirTemp(tempDir, "catalogkit-verify-go-")
+	if err != nil {
+		return nil, ioErr("", "creating a scratch folder", err)
+	}
+	sc := &scratch{root: root, bin: filepath.Join(root, "bin"), build: filepath.Join(root, "build"), work: filepath.Join(root, "work"), run: filepath.Join(root, "run")}
+	for _, d := range []string{sc.bin, sc.build, sc.work, sc.run, filepath.Join(sc.build, "home"), filepath.Join(sc.build, "tmp"),
+		filepath.Join(sc.run, "home"), filepath.Join(sc.run, "tmp"), filepath.Join(sc.run, "go-build")} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			removeScratch(root)
+			return nil, ioErr("", "creating a scratch folder", err)
+		}
+	}
+	return sc, nil
+}
+
+// buildCache returns the build cache the go command compiles the tests
+// with, and a note for the report: the plan's, catalogkit's own
+// ([BuildCache]), or an empty one in the scratch folder (Cold, or no user
+// cache folder).
+func buildCache(p *TestPlan, sc *scratch) (gocache, note string, err *archive.Error) {
+	fresh := filepath.Join(sc.build, "go-build")
 	switch {
 	case p.Cold:
-		gocache, cacheNote = filepath.Join(scratch, "go-build"), "an empty build cache (--cold-cache)"
-	case gocache == "":
-		d, cerr := BuildCache()
-		if cerr != nil {
-			gocache, cacheNote = filepath.Join(scratch, "go-build"), "an empty build cache (no user cache directory: "+cerr.Error()+")"
-			break
-		}
-		if mkerr := os.MkdirAll(d, 0o700); mkerr != nil {
-			return nil, "", ioErr(d, "creating catalogkit's build cache", mkerr)
-		}
-		gocache, cacheNote = d, "catalogkit's own build cache "+d
+		return fresh, "an empty build cache (--cold-cache)", mkdirErr(fresh)
+	case p.GOCACHE != "":
+		return p.GOCACHE, "the build cache " + p.GOCACHE, mkdirErr(p.GOCACHE)
 	}
-	tmp := filepath.Join(scratch, "tmp")
-	if mkerr := os.Mkdir(tmp, 0o700); mkerr != nil {
-		return nil, "", ioErr("", "creating a temporary directory", mkerr)
+	d, cerr := BuildCache()
+	if cerr != nil {
+		return fresh, "an empty build cache (no user cache directory: " + cerr.Error() + ")", mkdirErr(fresh)
 	}
-	// An allow-list: nothing else of the caller's environment (tokens,
-	// credentials, CI settings) reaches the archive's code.
-	home := filepath.Join(scratch, "home")
-	if mkerr := os.Mkdir(home, 0o700); mkerr != nil {
-		return nil, "", ioErr("", "creating a home directory", mkerr)
+	return d, "catalogkit's own build cache " + d, mkdirErr(d)
+}
+
+func mkdirErr(d string) *archive.Error {
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return ioErr(d, "creating a build cache", err)
 	}
-	env = append(env, "PATH="+os.Getenv("PATH"), "HOME="+home)
+	return nil
+}
+
+// goEnv is the one place that builds the environment of the archive's code and
+// of the go command that compiles it. The caller's
+// environment is an allow-list: PATH, GOROOT if set, a fresh HOME and
+// TMPDIR in dir, and the Go settings below; no other variable of the caller's
+// reaches the archive's code. Every Go setting that could reach the network, a
+// workspace, another toolchain or the user's caches is set. The module
+// cache is a fresh, empty folder in dir and GOPROXY is off, so only the
+// standard library and the archive's own packages can build; the build
+// cache is gocache; temporary files (GOTMPDIR for the go command, TMPDIR
+// for the tests) go in dir. -trimpath keeps the scratch folder's random
+// name out of the build's inputs, so that a second verify of the same
+// archive finds its packages compiled in the cache instead of compiling
+// them again. CI is dropped too: in this repository CI=true turns a missing
+// optional tool (python3 for the Python port's tests) from a loud skip into
+// a failure, and the re-run must need only a Go toolchain.
+func goEnv(dir, gocache string) []string {
+	tmp := filepath.Join(dir, "tmp")
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(dir, "home")}
 	if root := os.Getenv("GOROOT"); root != "" {
 		env = append(env, "GOROOT="+root)
 	}
-	env = append(env,
+	return append(env,
 		"GOPROXY=off", "GOSUMDB=off", "GONOSUMDB=", "GOPRIVATE=",
 		"GOFLAGS=-mod=readonly -buildvcs=false -trimpath",
-		"GOMODCACHE="+filepath.Join(scratch, "gomodcache"), "GOCACHE="+gocache,
+		"GOMODCACHE="+filepath.Join(dir, "gomodcache"), "GOCACHE="+gocache,
 		"GOTOOLCHAIN=local", "GOWORK=off", "GOENV=off", "CGO_ENABLED=0",
 		"GOTMPDIR="+tmp, "TMPDIR="+tmp,
 	)
-	return env, cacheNote, nil
 }
 
 // removeScratch removes the tests step's scratch folder. The module cache is written

@@ -199,10 +199,12 @@ func TestSubtestName(t *testing.T) {
 	}
 }
 
-// TestTestEnv checks the one function that builds the tests step's environment:
-// offline, an empty module cache in the scratch folder, the build cache
-// catalogkit's own (or a fresh one with Cold), never the user's GOCACHE,
-// GOFLAGS or proxy, and no CI.
+// TestTestEnv checks the one function that builds the environment of the
+// go command and of the tests, and the choice of the build cache: offline,
+// an empty module cache in the scratch folder, the build cache
+// catalogkit's own (or a fresh one with Cold) while compiling and the
+// tests' own when they run, never the user's GOCACHE, GOFLAGS or proxy,
+// and no CI.
 func TestTestEnv(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("os.UserCacheDir follows XDG_CACHE_HOME on Linux only")
@@ -215,30 +217,40 @@ func TestTestEnv(t *testing.T) {
 	t.Setenv("CI", "true")
 	tests := []struct {
 		name, reason string
-		cold         bool
+		cold, run    bool
 		wantCache    string
 	}{
-		{name: "warm", reason: "catalogkit's own cache under the user cache folder", wantCache: filepath.Join(cacheHome, "catalogkit", "go-build")},
-		{name: "cold", reason: "--cold-cache: a fresh cache in the scratch folder", cold: true, wantCache: "SCRATCH/go-build"},
+		{name: "warm", reason: "compiling: catalogkit's own cache under the user cache folder", wantCache: filepath.Join(cacheHome, "catalogkit", "verify-go-build")},
+		{name: "cold", reason: "compiling with --cold-cache: a fresh cache in the scratch folder", cold: true, wantCache: "SCRATCH/build/go-build"},
+		{name: "tests", reason: "running the tests: their own cache in the scratch folder", run: true, wantCache: "SCRATCH/run/go-build"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			scratch := t.TempDir()
-			env, _, err := testEnv(&TestPlan{Cold: tt.cold}, scratch)
+			sc, serr := makeScratch(t.TempDir())
+			if serr != nil {
+				t.Fatal(serr)
+			}
+			defer removeScratch(sc.root)
+			gocache, _, err := buildCache(&TestPlan{Cold: tt.cold}, sc)
 			if err != nil {
 				t.Fatal(err)
 			}
+			dir := sc.build
+			if tt.run {
+				dir, gocache = sc.run, filepath.Join(sc.run, "go-build")
+			}
 			got := map[string]string{}
-			for _, kv := range env {
+			for _, kv := range goEnv(dir, gocache) {
 				k, v, _ := strings.Cut(kv, "=")
 				if _, dup := got[k]; dup {
 					t.Errorf("%s set twice", k)
 				}
-				got[k] = strings.ReplaceAll(v, scratch, "SCRATCH")
+				got[k] = strings.ReplaceAll(v, sc.root, "SCRATCH")
 			}
+			part := strings.TrimPrefix(dir, sc.root)
 			want := map[string]string{
-				"GOCACHE": strings.ReplaceAll(tt.wantCache, scratch, "SCRATCH"), "GOMODCACHE": "SCRATCH/gomodcache",
-				"GOPROXY": "off", "GOFLAGS": "-mod=readonly -buildvcs=false -trimpath", "TMPDIR": "SCRATCH/tmp", "CI": "",
+				"GOCACHE": tt.wantCache, "GOMODCACHE": "SCRATCH" + part + "/gomodcache",
+				"GOPROXY": "off", "GOFLAGS": "-mod=readonly -buildvcs=false -trimpath", "TMPDIR": "SCRATCH" + part + "/tmp", "CI": "",
 			}
 			for k, w := range want {
 				if got[k] != w {
@@ -252,13 +264,9 @@ func TestTestEnv(t *testing.T) {
 func TestTestEnvAllowList(t *testing.T) {
 	t.Setenv("SECRET_TOKEN", "x")
 	t.Setenv("CI", "true")
-	env, _, err := testEnv(&TestPlan{GOCACHE: t.TempDir()}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range env {
+	for _, kv := range goEnv(t.TempDir(), t.TempDir()) {
 		if strings.HasPrefix(kv, "SECRET_TOKEN=") || strings.HasPrefix(kv, "CI=") {
-			t.Errorf("testEnv passed %q to the archive's code; want an allow-list without it", kv)
+			t.Errorf("goEnv passed %q to the archive's code; want an allow-list without it", kv)
 		}
 	}
 }

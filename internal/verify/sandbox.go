@@ -1,11 +1,9 @@
 package verify
 
 import (
+	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/catalogkit/catalogkit/internal/archive"
@@ -76,49 +74,19 @@ func (v *verifier) chooseSandbox(s *StepResult) []*archive.Error {
 // sandboxStop is why later steps do not run when the sandbox was required.
 func sandboxStop(*verifier, *StepResult) string { return "the sandbox could not run" }
 
-// sandboxSpec returns the sandbox for go test in tree: writable only the
-// tree, the scratch folder (module cache, temporary folder, home) and the
-// build cache; the Go toolchain read-only.
-func sandboxSpec(goBin, tree, scratch string, env []string) *sbox.Spec {
-	spec := &sbox.Spec{Dir: tree, Writable: []string{scratch}, Env: env, Timeout: TestTimeout}
-	for _, kv := range env {
-		if k, val, _ := strings.Cut(kv, "="); k == "GOCACHE" && !within(val, scratch) {
-			spec.Writable = append(spec.Writable, val)
-		}
-	}
-	if real, err := filepath.EvalSymlinks(goBin); err == nil {
-		// GOROOT is the folder above the go command's bin.
-		spec.ReadOnly = append(spec.ReadOnly, filepath.Dir(filepath.Dir(real)))
-	}
-	return spec
-}
-
-// goTestCommand returns go test's command: in the sandbox when the
-// sandbox row chose it, else in a process group of its own; and the
-// function to call after it ended.
-func (v *verifier) goTestCommand(goBin, tree, scratch string, env, args []string) (cmd *exec.Cmd, timedOut func() bool, after func(), err error) {
+// command returns the command that runs name with args as spec says: in
+// the sandbox when the sandbox row chose it (spec's timeout is the
+// context's), else with spec's folder and environment in a process group
+// of its own; and the function to call after it ended.
+func (v *verifier) command(ctx context.Context, spec *sbox.Spec, name string, args ...string) (cmd *exec.Cmd, after func(), err error) {
 	if !v.sandboxed {
-		cmd = exec.CommandContext(v.ctx, goBin, args...)
-		cmd.Dir, cmd.Env = tree, env
-		return cmd, func() bool { return false }, setProcessGroup(cmd), nil
+		cmd = exec.CommandContext(ctx, name, args...)
+		cmd.Dir, cmd.Env = spec.Dir, spec.Env
+		return cmd, setProcessGroup(cmd), nil
 	}
-	spec := sandboxSpec(goBin, tree, scratch, env)
-	for _, d := range spec.Writable {
-		// A GOCACHE given by the plan may not exist yet: bwrap binds only
-		// what does.
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	sc, err := sbox.Command(v.ctx, spec, goBin, args...)
+	sc, err := sbox.Command(ctx, spec, name, args...)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return sc.Cmd, sc.TimedOut, sc.Release, nil
-}
-
-// within reports whether path is dir or inside it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	return sc.Cmd, sc.Release, nil
 }

@@ -164,12 +164,12 @@ func hostileRun(t *testing.T, mode SandboxMode, gocache string) {
 	sum := sha256.Sum256(data)
 	plan := ReleaseTests()
 	plan.GOCACHE = gocache
-	keep := filepath.Join(t.TempDir(), "keep")
+	var raw []byte
+	afterTests := func(work string) { raw, err = os.ReadFile(filepath.Join(work, "catalog", "probe.json")) }
 	start := time.Now()
-	rep := Verify(context.Background(), sb.archive, Options{SHA256: hex.EncodeToString(sum[:]), TempDir: sb.tmp, Tests: plan, KeepDir: keep, Sandbox: mode})
+	rep := Verify(context.Background(), sb.archive, Options{SHA256: hex.EncodeToString(sum[:]), TempDir: sb.tmp, Tests: plan, Sandbox: mode, afterTests: afterTests})
 	t.Logf("verify took %v:\n%s", time.Since(start), text(rep))
 	var probe struct{ Reached, Stopped map[string]string }
-	raw, err := os.ReadFile(filepath.Join(keep, testRoot, "catalog", "probe.json"))
 	if err != nil {
 		t.Fatalf("the hostile test left no probe.json: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,6 +69,11 @@ type Options struct {
 	// OnExec, if set, is called just before the tests step starts executing code
 	// from the archive, after OnStep has reported the steps before it.
 	OnExec func(r *Report)
+
+	// afterTests, if set, is called with the copy of the tree the tests
+	// ran in, before it is removed: tests of this package read what a
+	// hostile test wrote there.
+	afterTests func(work string)
 }
 
 // A step is one line of the report: its name, what skips it, and its
@@ -186,6 +192,8 @@ type verifier struct {
 	signer string        // the key ID that signed SHA256SUMS, if checked
 	signed *sign.Comment // its trusted comment
 
+	manifest *archive.Manifest // the manifest, once the manifest step passed
+
 	sandboxed bool // the tests run in the sandbox (the sandbox row)
 	keepMade  bool // the extract step created KeepDir
 }
@@ -237,14 +245,22 @@ func Verify(ctx context.Context, name string, opts Options) *Report {
 // writes (a .git/config whose commands git would run in it), so it is
 // never left behind. KeepDir itself is left if it existed (empty) before.
 func (v *verifier) unkeep() {
-	if v.rep.Kept == "" || v.rep.Step(StepRepack).Status == Passed {
+	if v.rep.Kept == "" {
 		return
 	}
-	failed := StepExtract
-	for _, s := range v.rep.Steps[:StepNumber(StepRepack)] {
-		if s.Status == Failed {
-			failed = s.Step
+	why := ""
+	if v.rep.Step(StepRepack).Status != Passed {
+		failed := StepExtract
+		for _, s := range v.rep.Steps[:StepNumber(StepRepack)] {
+			if s.Status == Failed {
+				failed = s.Step
+			}
 		}
+		why = "as the " + failed + " step failed: --keep keeps only a tree that repacks to the archive"
+	} else if slices.ContainsFunc(v.rep.Step(StepTests).Errors, func(e *archive.Error) bool { return e.Code == CodeTreeChanged }) {
+		why = "as it changed while the tests ran: --keep keeps only the archive's bytes"
+	} else {
+		return
 	}
 	if v.keepMade {
 		os.RemoveAll(v.dir)
@@ -253,7 +269,7 @@ func (v *verifier) unkeep() {
 			os.RemoveAll(filepath.Join(v.dir, e.Name()))
 		}
 	}
-	v.rep.Unkept = fmt.Sprintf("the extracted tree was removed from %s, as the %s step failed: --keep keeps only a tree that repacks to the archive", v.dir, failed)
+	v.rep.Unkept = fmt.Sprintf("the extracted tree was removed from %s, %s", v.dir, why)
 	v.rep.Kept = ""
 }
 
