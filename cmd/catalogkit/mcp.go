@@ -104,7 +104,9 @@ func runMCP(c *cli, args []string) int {
 		return c.cannotRun("choose another --http address, or stop what listens there", "mcp: %v", err)
 	}
 	fmt.Fprintf(c.stderr, "catalogkit: mcp: serving %s on http://%s/ (stateless streamable HTTP)\n", what, ln.Addr())
-	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	// The handler bounds each body's time to arrive and the requests in
+	// flight; the server bounds the headers' time and idle connections.
+	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	if err := hs.Serve(ln); err != nil {
 		return c.cannotRun("", "mcp: %v", err)
 	}

@@ -87,5 +87,8 @@
 // prints every response. [Server.HTTPHandler] is stateless streamable HTTP
 // with JSON responses: no session, so any number of replicas serving the
 // same signed file behind an ordinary load balancer answer every request
-// identically, digests included.
+// identically, digests included. Both transports share one text layer
+// (wire.go): the same refusals of what is not one JSON-RPC message, and the
+// client's ids kept byte for byte. HTTP adds its bounds: a body's time to
+// arrive, the requests in flight, and the bytes of their bodies.
 package mcpserve

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // rawSession speaks newline-delimited JSON-RPC to a server over pipes, as
@@ -98,26 +98,76 @@ func TestMCPRawText(t *testing.T) {
 	}
 }
 
-func TestMCPMessageKind(t *testing.T) {
+// TestMCPCheck: what the text layer of both transports makes of a message.
+func TestMCPCheck(t *testing.T) {
 	tests := []struct {
 		line, reason      string
 		request, response bool
+		id                string
+		code              int // a refusal
 	}{
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "a request", true, false},
-		{`{"method":"tools/list","id":"a","jsonrpc":"2.0"}`, "a request, keys in another order", true, false},
-		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "a notification has no id", false, false},
-		{`{"jsonrpc":"2.0","id":null,"method":"x"}`, "a null id is no request", false, false},
-		{`{"jsonrpc":"2.0","id":2,"result":{"big":[1,2,3]}}`, "a response", false, true},
-		{`{"result":{},"jsonrpc":"2.0","id":2}`, "a response, result first", false, true},
-		{`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"m"}}`, "an error response", false, true},
-		{`not json`, "garbage", false, false},
-		{`{"result":{"pad":"` + strings.Repeat("x", 2*kindPrefix) + `"},"jsonrpc":"2.0","id":2}`, "a long response whose id comes after the first bytes looked at", false, true},
-		{`{"jsonrpc":"2.0","id":2,"result":{"pad":"` + strings.Repeat("x", 2*kindPrefix) + `"}}`, "a long response, decided by its start", false, true},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, reason: "a request", request: true, id: "1"},
+		{line: `{"method":"tools/list","id":"a","jsonrpc":"2.0"}`, reason: "a request, keys in another order", request: true, id: `"a"`},
+		{line: `{"jsonrpc":"2.0","id":1e308,"method":"ping"}`, reason: "an id kept as written", request: true, id: "1e308"},
+		{line: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, reason: "a notification has no id"},
+		{line: `{"jsonrpc":"2.0","id":null,"method":"x"}`, reason: "a null id is no request"},
+		{line: `{"jsonrpc":"2.0","id":2,"result":{"big":[1,2,3]}}`, reason: "a response", response: true, id: "2"},
+		{line: `{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"m"}}`, reason: "an error response", response: true, id: "3"},
+		{line: `not json`, reason: "garbage", code: -32700},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping"} {}`, reason: "data after the message", code: -32700},
+		{line: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, reason: "a batch", code: -32600},
+		{line: `{"jsonrpc":"2.0","id":7,"id":8,"method":"ping"}`, reason: "an id given twice", code: -32600},
+		{line: `{"jsonrpc":"2.0","id":7,"method":"ping","method":"tools/list"}`, reason: "a method given twice", code: -32600},
+		{line: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"discover","name":"x"}}`, reason: "a parameter given twice", code: -32600},
+		{line: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"discover","arguments":{"family":"a","family":"b"}}}`, reason: "a repeated key in the arguments is the tool's to refuse", request: true, id: "7"},
 	}
 	for _, tt := range tests {
-		req, resp, _ := kind([]byte(tt.line))
-		if req != tt.request || resp != tt.response {
-			t.Errorf("%s: kind(%s) = %v, %v; want %v, %v", tt.reason, tt.line, req, resp, tt.request, tt.response)
+		m, r := check([]byte(tt.line))
+		switch {
+		case tt.code != 0 && (r == nil || r.code != tt.code):
+			t.Errorf("%s: check(%s) = %+v, %+v; want refused with %d", tt.reason, tt.line, m, r, tt.code)
+		case tt.code != 0:
+		case r != nil:
+			t.Errorf("%s: check(%s) refused: %d %s", tt.reason, tt.line, r.code, r.message)
+		case m.isRequest != tt.request || m.isResponse != tt.response || string(m.id) != tt.id:
+			t.Errorf("%s: check(%s) = request %v, response %v, id %s; want %v, %v, %s", tt.reason, tt.line, m.isRequest, m.isResponse, m.id, tt.request, tt.response, tt.id)
+		}
+	}
+}
+
+// TestResponseID: where the id of a response the SDK wrote is, however
+// long the response.
+func TestResponseID(t *testing.T) {
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":"c1","result":{"pad":"` + strings.Repeat("x", 1<<16) + `"}}`,
+		`{"result":{"pad":"` + strings.Repeat("x", 1<<10) + `"},"jsonrpc":"2.0","id":"c1"}`,
+	} {
+		start, end, ok := responseID([]byte(line))
+		if !ok || line[start:end] != `"c1"` {
+			t.Errorf("responseID(%.60s...) = %q, %v; want the id", line, line[start:end], ok)
+		}
+		if got := string(swapID([]byte(line), start, end, []byte("1e308"))); got != strings.Replace(line, `"c1"`, "1e308", 1) {
+			t.Errorf("swapID: %.80s", got)
+		}
+	}
+}
+
+// TestMCPIDsAsWritten: every id comes back byte for byte as the client
+// wrote it, over both transports, however the SDK would have read it.
+func TestMCPIDsAsWritten(t *testing.T) {
+	ids := []string{"1e308", "1.5", "9007199254740993", "-0", "1E2", `"\u0061"`, `"a"`, "123456789012345678901234567890"}
+	r := rawStdio(t, newServer(t, syntheticPath))
+	for _, id := range ids {
+		if got, want := r.roundTrip(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`), `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`; got != want {
+			t.Errorf("stdio: %s, want %s", got, want)
+		}
+	}
+	hs := httptest.NewServer(newServer(t, syntheticPath).HTTPHandler())
+	t.Cleanup(hs.Close)
+	for _, id := range ids {
+		status, body := post(t, hs.URL, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`, nil)
+		if want := `{"jsonrpc":"2.0","id":` + id + `,"result":{}}`; status != http.StatusOK || strings.TrimSpace(body) != want {
+			t.Errorf("HTTP: %d %s, want %s", status, body, want)
 		}
 	}
 }
@@ -184,17 +234,22 @@ func TestMCPStdioReusedID(t *testing.T) {
 }
 
 func TestDrainReusedID(t *testing.T) {
-	d := &drain{inFlight: map[jsonrpc.ID]bool{}}
-	seven, _ := jsonrpc.MakeID(float64(7))
-	sevenText, _ := jsonrpc.MakeID("7")
-	if !d.read(seven) || !d.read(sevenText) {
-		t.Fatal("a first request with an id was refused")
+	d := newDrain()
+	seven, ok1 := d.read([]byte("7"))
+	sevenText, ok2 := d.read([]byte(`"7"`))
+	if !ok1 || !ok2 || string(seven) == string(sevenText) {
+		t.Fatalf("a first request with an id was refused, or two got one id of the server's: %s %s", seven, sevenText)
 	}
-	if d.read(seven) {
+	if _, ok := d.read([]byte("7")); ok {
 		t.Error("id 7 was taken again while in flight")
 	}
-	d.answering(seven)
-	if !d.read(seven) {
+	if _, ok := d.read([]byte(`"\u0037"`)); ok {
+		t.Error(`id "\u0037" (the string "7") was taken while "7" is in flight`)
+	}
+	if raw := d.answering(seven); string(raw) != "7" {
+		t.Errorf("answering %s gave the client's id %q, want 7", seven, raw)
+	}
+	if _, ok := d.read([]byte("7")); !ok {
 		t.Error("id 7 was refused once its answer was being written")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -125,22 +124,6 @@ func (s *Server) swap(snap *Snapshot) {
 	s.cur.Store(&served{snap: snap, mcp: srv})
 }
 
-// HTTPHandler returns a stateless streamable HTTP handler: every POST is
-// answered on its own, with no session, by the catalog served at that
-// moment, as a JSON response. Any number of replicas serving the same file
-// answer alike. A body over [MaxMessageBytes] is refused with 413; a
-// request that reached a loopback address with another Host, or a browser's
-// request from another origin, with 403.
-func (s *Server) HTTPHandler() http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCPServer() },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: MaxMessageBytes})
-	// A browser's request from another origin (its Origin or Sec-Fetch-Site
-	// says so) is refused with 403, as the protocol asks of a server; the
-	// SDK refuses a loopback request with another Host (DNS rebinding).
-	// Clients that are not browsers send neither header.
-	return http.NewCrossOriginProtection().Handler(h)
-}
-
 // Instructions returns the server's instructions for a catalog: what the
 // two tools are for, and every family with its number of enabled tools.
 func Instructions(snap *Snapshot) string {
@@ -208,7 +191,10 @@ func validateTool() *mcp.Tool {
 	}
 }
 
-func (s *Server) discover(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // the client left: nothing to answer
+	}
 	snap := s.Snapshot()
 	p, err := params(req.Params.Arguments, "family", "name")
 	if err != nil {
@@ -253,7 +239,10 @@ func (s *Server) discover(_ context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	return result(append(b, '}'), false), nil
 }
 
-func (s *Server) validate(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Server) validate(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // the client left: nothing to answer
+	}
 	snap := s.Snapshot()
 	p, err := params(req.Params.Arguments, "name", "arguments", "digest")
 	if err != nil {

@@ -4,16 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"strings"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -46,8 +43,7 @@ const maxDecoderDepth = 10000
 // discarded as it is read, never held whole. A request other than ping
 // before initialize gets -32600 with its own id (the SDK's error has code 0).
 func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	d := &drain{inFlight: map[jsonrpc.ID]bool{}}
-	d.cond = sync.NewCond(&d.mu)
+	d := newDrain()
 	w := &countingWriter{w: out, d: d}
 	t := &mcp.IOTransport{
 		Reader:        readCloser{&lineFilter{r: bufio.NewReaderSize(in, 64<<10), w: w, d: d, limit: MaxMessageBytes}, in},
@@ -60,94 +56,64 @@ func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteC
 // drain holds the ids of the requests read and not yet answered, and how
 // many answers are being written.
 type drain struct {
-	mu       sync.Mutex
-	cond     *sync.Cond
-	inFlight map[jsonrpc.ID]bool
-	writing  int
+	mu   sync.Mutex
+	cond *sync.Cond
+	// inFlight holds the requests given to the SDK and not yet answered:
+	// the server's own id of each (see wire.go), with the client's id as
+	// written and its idKey.
+	inFlight map[string]clientID
+	// keys holds the idKey of each client id in flight.
+	keys    map[string]bool
+	next    int // the number of the next id of the server's own
+	writing int
 }
 
-// kind tells a JSON-RPC request (an id and a method) and a response (an id
-// and a result or error) from anything else, and returns its id. It reads
-// the top-level keys in order and stops as soon as it knows, so that a large
-// result is not scanned: the SDK writes "id" before "result".
-func kind(line []byte) (request, response bool, id jsonrpc.ID) {
-	// The keys that decide come first in what the SDK writes: look at the
-	// start of the line only, and at the whole line if that did not decide.
-	if len(line) > kindPrefix {
-		if request, response, id, ok := kindOf(line[:kindPrefix]); ok {
-			return request, response, id
-		}
-	}
-	request, response, id, _ = kindOf(line)
-	return request, response, id
+// A clientID is a request's id as the client wrote it, and its idKey.
+type clientID struct {
+	raw []byte
+	key string
 }
 
-// kindPrefix is how much of a line kind looks at first.
-const kindPrefix = 256
-
-// kindOf is kind, and reports whether the text decided it (a cut line may
-// not).
-func kindOf(line []byte) (request, response bool, id jsonrpc.ID, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return false, false, id, false
-	}
-	hasID, hasMethod, hasResult := false, false, false
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return false, false, id, false
-		}
-		key, _ := t.(string)
-		switch key {
-		case "method":
-			hasMethod = true
-		case "result", "error":
-			hasResult = true
-		}
-		if hasID && (hasMethod || hasResult) {
-			return hasMethod, !hasMethod, id, true
-		}
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return false, false, id, false
-		}
-		if key == "id" && v != nil {
-			// As the SDK reads an id: a number is taken as an int64.
-			if id, err = jsonrpc.MakeID(v); err != nil {
-				return false, false, id, true
-			}
-			hasID = true
-			if hasMethod || hasResult {
-				return hasMethod, !hasMethod, id, true
-			}
-		}
-	}
-	_, err := dec.Token() // the closing brace: the whole object was read
-	return false, false, id, err == nil
+func newDrain() *drain {
+	d := &drain{inFlight: map[string]clientID{}, keys: map[string]bool{}}
+	d.cond = sync.NewCond(&d.mu)
+	return d
 }
 
-// read records a request with id read, and reports false if a request with
-// that id is still waiting for its answer: the SDK would give the second no
-// answer at all.
-func (d *drain) read(id jsonrpc.ID) bool {
+// read records a request whose id the client wrote as raw, and returns
+// the id of the server's own to give the SDK in its place; ok is false if
+// a request with that id is still waiting for its answer: the SDK would
+// give the second no answer at all.
+func (d *drain) read(raw []byte) (own []byte, ok bool) {
+	key := idKey(raw)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.inFlight[id] {
-		return false
+	if d.keys[key] {
+		return nil, false
 	}
-	d.inFlight[id] = true
-	return true
+	d.next++
+	own = strconv.AppendQuote(nil, "c"+strconv.Itoa(d.next))
+	d.keys[key] = true
+	d.inFlight[string(own)] = clientID{raw: raw, key: key}
+	return own, true
 }
 
-// answering records that the answer to id is being written. The id is free
-// again from here on, before the client can see the answer and reuse it
-// (the SDK frees it before it writes, too).
-func (d *drain) answering(id jsonrpc.ID) {
+// answering records that the answer to the request the SDK knows as own
+// is being written, and returns the client's id of it (nil if own is not
+// one of the server's). The client's id is free again from here on,
+// before the client can see the answer and reuse it (the SDK frees its
+// own before it writes, too).
+func (d *drain) answering(own []byte) []byte {
 	d.mu.Lock()
-	delete(d.inFlight, id)
+	defer d.mu.Unlock()
+	c, ok := d.inFlight[string(own)]
+	if !ok {
+		return nil
+	}
+	delete(d.inFlight, string(own))
+	delete(d.keys, c.key)
 	d.writing++
-	d.mu.Unlock()
+	return c.raw
 }
 
 // answered records that an answer has been written.
@@ -226,69 +192,48 @@ func (f *lineFilter) next() {
 		break
 	}
 	if tooLong {
-		f.reply(-32600, fmt.Sprintf("message too large: a message (one line) is at most %d bytes, the catalog's text limit of %d bytes for the arguments and 64 KiB more", f.limit, catalog.MaxInputBytes))
+		f.refuse(tooLarge("one line", f.limit))
 		return
 	}
-	text := bytes.TrimSpace(f.line)
-	if len(text) == 0 {
+	if len(bytes.TrimSpace(f.line)) == 0 {
 		f.line = f.line[:0]
 		return
 	}
-	if text[0] == '[' {
-		f.reply(-32600, "JSON-RPC batches are not supported: send one message per line")
+	m, r := check(f.line)
+	if r != nil {
+		f.refuse(r)
 		return
 	}
-	var syntax *json.SyntaxError
-	if err := json.Unmarshal(text, new(json.RawMessage)); errors.As(err, &syntax) {
-		if strings.Contains(syntax.Error(), "exceeded max depth") {
-			// Valid JSON, nested deeper than the SDK's decoder goes.
-			f.reply(-32600, fmt.Sprintf("invalid request: the message is nested more than %d deep (at byte offset %d); a catalog's arguments nest at most %d", maxDecoderDepth, syntax.Offset, catalog.MaxDepth))
-			return
-		}
-		f.reply(-32700, fmt.Sprintf("parse error: the line is not a JSON text: %v at byte offset %d: send one JSON-RPC message per line", syntax, syntax.Offset))
-		return
-	}
-	msg, err := jsonrpc.DecodeMessage(text)
-	if err != nil {
-		f.reply(-32600, "invalid request: "+err.Error())
-		return
-	}
-	req, _ := msg.(*jsonrpc.Request)
-	if req != nil && req.ID.IsValid() && !f.initialized && req.Method != "initialize" && req.Method != "ping" &&
-		!bytes.Contains(text, []byte(perRequestVersion)) {
+	if m.isRequest && !f.initialized && m.method != "initialize" && m.method != "ping" &&
+		!bytes.Contains(m.text, []byte(perRequestVersion)) {
 		// The SDK answers these with an error of code 0, which JSON-RPC
 		// does not define.
-		f.replyTo(req.ID, -32600, "invalid request: "+req.Method+" before initialize: a session starts with an initialize request (the MCP lifecycle)")
+		f.refuse(&refusal{id: m.id, code: -32600, message: "invalid request: " + m.method + " before initialize: a session starts with an initialize request (the MCP lifecycle)"})
 		return
 	}
-	if req != nil && req.ID.IsValid() && !f.d.read(req.ID) {
-		f.reply(-32600, "invalid request: the id "+idText(req.ID)+" is that of a request not yet answered: give each request in flight its own id")
-		return
+	f.line = append(f.line[:0], m.text...)
+	if m.isRequest {
+		own, ok := f.d.read(m.id)
+		if !ok {
+			f.refuse(&refusal{code: -32600, message: "invalid request: the id " + clip(string(m.id)) + " is that of a request not yet answered: give each request in flight its own id"})
+			return
+		}
+		f.line = m.withID(own)
 	}
-	if req != nil && req.Method == "initialize" {
+	if m.method == "initialize" {
 		f.initialized = true
 	}
-	if f.line[len(f.line)-1] != '\n' {
-		f.line = append(f.line, '\n') // the last line of the stream
-	}
+	f.line = append(f.line, '\n')
 }
 
 // perRequestVersion is the _meta key of a request of the sessionless
 // protocol, which needs no initialize.
 const perRequestVersion = `"io.modelcontextprotocol/protocolVersion"`
 
-// reply answers a line the SDK is not given, and drops the line.
-func (f *lineFilter) reply(code int, message string) { f.replyTo(jsonrpc.ID{}, code, message) }
-
-// replyTo is reply with the id of the request it answers.
-func (f *lineFilter) replyTo(id jsonrpc.ID, code int, message string) {
+// refuse answers a line the SDK is not given, and drops the line.
+func (f *lineFilter) refuse(r *refusal) {
 	f.line = f.line[:0]
-	b := append([]byte(`{"jsonrpc":"2.0","id":`), idText(id)...)
-	b = append(b, `,"error":{"code":`...)
-	b = append(b, fmt.Sprint(code)...)
-	b = append(b, `,"message":`...)
-	b = catalog.AppendQuote(b, message)
-	f.w.writeOwn(append(b, "}}\n"...))
+	f.w.writeOwn(append(r.encode(), '\n'))
 }
 
 // countingWriter passes the SDK's messages to w, one message per Write (as
@@ -301,14 +246,19 @@ type countingWriter struct {
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
-	_, response, id := kind(p)
-	if response {
-		c.d.answering(id)
-		defer c.d.answered()
+	n := len(p)
+	if start, end, ok := responseID(p); ok {
+		if raw := c.d.answering(p[start:end]); raw != nil {
+			defer c.d.answered()
+			p = swapID(p, start, end, raw)
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.w.Write(p)
+	if _, err := c.w.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 func (c *countingWriter) writeOwn(p []byte) {
@@ -325,10 +275,4 @@ type readCloser struct {
 type writeCloser struct {
 	io.Writer
 	io.Closer
-}
-
-// idText is an id as JSON writes it.
-func idText(id jsonrpc.ID) string {
-	b, _ := json.Marshal(id.Raw())
-	return string(b)
 }
