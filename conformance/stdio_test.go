@@ -181,11 +181,7 @@ func TestPortMisbehaviour(t *testing.T) {
 			if tt.wantStatus == Timeout {
 				port.CallTimeout = shortCallTimeout
 			}
-			start := time.Now()
 			rep := (&Runner{Target: port, Once: true}).RunCases(cases)
-			if d := time.Since(start); d > 2*time.Minute { // a hanging port hangs forever without the call timeout
-				t.Errorf("run took %v", d)
-			}
 			bad := caseOfSeq(cases, tt.seq)
 			if tt.nextCase {
 				bad = caseOfSeq(cases, tt.seq+1)
@@ -257,13 +253,14 @@ func TestPortHandshakeFailure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.behaviour, func(t *testing.T) {
 			port := fakeCommand(t, tt.behaviour, 0)
-			port.StartupTimeout = 500 * time.Millisecond
-			defer port.Close()
-			start := time.Now()
-			rep := (&Runner{Target: port, Once: true}).RunCases(cases)
-			if d := time.Since(start); d > time.Minute { // one handshake per case would take 21 timeouts, or forever
-				t.Errorf("run took %v, want the run to stop at the first handshake", d)
+			if tt.behaviour == "hang-startup" {
+				// Only the port that never says hello waits for the
+				// startup timeout: the others get fakeCommand's, which a
+				// loaded machine never reaches.
+				port.StartupTimeout = 500 * time.Millisecond
 			}
+			defer port.Close()
+			rep := (&Runner{Target: port, Once: true}).RunCases(cases)
 			if len(rep.Cases) != len(cases) || rep.Failed != len(cases) || rep.Passed != 0 {
 				t.Fatalf("summary %q for %d cases, want every case failed (%s)", rep.Summary(), len(rep.Cases), tt.reason)
 			}

@@ -150,6 +150,10 @@ func (r *rerun) test(pkgs []testPkg) ([]testEvent, []*archive.Error) {
 	}
 	env := goEnv(r.sc.run, filepath.Join(r.sc.run, "go-build"))
 	test2json := filepath.Join(r.sc.bin, "test2json")
+	flags := []string{"-test.v=test2json", "-test.paniconexit0"}
+	if r.v.plan.Short {
+		flags = append(flags, "-test.short")
+	}
 	events := make([][]testEvent, len(pkgs))
 	errs := make([]*archive.Error, len(pkgs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -163,7 +167,8 @@ func (r *rerun) test(pkgs []testPkg) ([]testEvent, []*archive.Error) {
 			defer func() { <-sem }()
 			spec := &sbox.Spec{Dir: filepath.Join(work, p.dir), Writable: []string{work, r.sc.run}, ReadOnly: append([]string{r.sc.bin}, r.goroot()...), Env: env}
 			timeout := "-test.timeout=" + testBinaryTimeout(r.ctx).String()
-			events[i], errs[i] = r.events(spec, test2json, "-t", "-p", p.path, p.bin, "-test.v=test2json", "-test.paniconexit0", timeout)
+			args := slices.Concat([]string{"-t", "-p", p.path, p.bin}, flags, []string{timeout})
+			events[i], errs[i] = r.events(spec, test2json, args...)
 		})
 	}
 	wg.Wait()

@@ -95,6 +95,36 @@ func TestRecordsUpToDate(t *testing.T) {
 }
 `
 
+// needsShort is a test that passes only with -test.short.
+const needsShort = `package catalog
+
+import "testing"
+
+func TestNeedsShort(t *testing.T) {
+	if !testing.Short() {
+		t.Fatal("run without -short")
+	}
+}
+`
+
+// TestReleaseTimingTestsSkipShort checks that the tests of this repository
+// whose verdict a loaded machine could change (the broken ports, minutes
+// of Python processes with call timeouts) are not in what verify re-runs
+// in a release: they skip under -short, which the release plan gives.
+func TestReleaseTimingTestsSkipShort(t *testing.T) {
+	if !ReleaseTests().Short {
+		t.Fatal("the release plan does not run the tests with -short")
+	}
+	userGOCACHE(t)
+	out, err := exec.Command("go", "test", "-short", "-count=1", "-json", "-run", "^TestBrokenPorts$", "../../conformance").Output()
+	if err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `"Action":"skip","Package":"github.com/catalogkit/catalogkit/conformance","Test":"TestBrokenPorts"`) {
+		t.Errorf("TestBrokenPorts did not skip under -short:\n%s", out)
+	}
+}
+
 // userGOCACHE returns the go command's build cache, so that tests do not
 // compile the standard library for every run.
 func userGOCACHE(t *testing.T) string {
@@ -124,6 +154,7 @@ func TestRerun(t *testing.T) {
 		{name: "twenty-two-cases", reason: "exactly 21 case files are required", files: fakeRelease(22, nil), wantCode: CodeCases},
 		{name: "records-fail", reason: "the records test must pass too", files: fakeRelease(21, nil, tfile{path: "records/FAIL"}), wantCode: CodeRecords},
 		{name: "build-fails", reason: "a package that does not compile", files: fakeRelease(21, nil, tfile{path: "conformance/broken_test.go", data: []byte("package conformance\nfunc {")}), wantCode: CodeTestsFailed},
+		{name: "short", reason: "the release's tests run with -short", files: fakeRelease(21, nil, tfile{path: "catalog/short_test.go", data: []byte(needsShort)})},
 		{name: "no-go", reason: "no go command on PATH", files: fakeRelease(21, nil), noGo: true, wantCode: CodeNoGo},
 		{name: "identity-not-checked", reason: "code from an archive whose hash was not checked is not run", files: fakeRelease(21, nil), noHash: true, wantCode: CodeNotVerified},
 	}
