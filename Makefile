@@ -18,10 +18,10 @@ test: ## gofmt, vet, staticcheck and every test with the race detector (the READ
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
-	$(GO) run ./internal/testrun -race $(TESTRUN) -- $(GO) test -count=1 -timeout 40m -p $(TEST_P) ./...
+	$(GO) run ./internal/dev/testrun -race $(TESTRUN) -- $(GO) test -count=1 -timeout 40m -p $(TEST_P) ./...
 
-test-cost: ## the wall time and peak memory of 'make test', its whole process tree (internal/peakmem), appended to TEST_COST_OUT
-	$(GO) build -o bin/peakmem ./internal/peakmem
+test-cost: ## the wall time and peak memory of 'make test', its whole process tree (internal/dev/peakmem), appended to TEST_COST_OUT
+	$(GO) build -o bin/peakmem ./internal/dev/peakmem
 	bin/peakmem $(if $(TEST_COST_OUT),-out $(TEST_COST_OUT)) -- $(MAKE) --no-print-directory test
 
 # CGO_ENABLED=0: a static binary, and one that reserves about 450 MB less
@@ -88,14 +88,14 @@ VERIFY_KEY = $(or $(KEY),$(filter-out .pub,$(SIGN_PUB)))
 verify: ## check dist/ as a third party would: with the signature when KEY=file.pub (or SIGN_PUB, or SIGN_KEY's .pub) is given
 	$(GO) run ./cmd/catalogkit verify $(if $(VERIFY_KEY),--key $(VERIFY_KEY)) --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
 
-readme: ## run every command in README.md as printed, in order, in a copy of the checkout (internal/readmetest)
-	CATALOGKIT_README=run $(GO) test -count=1 -timeout 30m -v -run 'TestCommands|TestStatic' ./internal/readmetest/
+readme: ## run every command in README.md as printed, in order, in a copy of the checkout (internal/suites/readmetest)
+	CATALOGKIT_README=run $(GO) test -count=1 -timeout 30m -v -run 'TestCommands|TestStatic' ./internal/suites/readmetest/
 
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
-	CI=true $(GO) test -count=1 -v ./internal/browsertest/
+	CI=true $(GO) test -count=1 -v ./internal/suites/browsertest/
 
 # Each bench step's output is kept in BENCH_OUT, and the last step writes
-# the figures into README.md's Performance section (internal/benchtable).
+# the figures into README.md's Performance section (internal/dev/benchtable).
 BENCH_OUT ?= bin/bench
 bench_step = ( $(2); echo $$? >$(BENCH_OUT)/$(1).rc ) 2>&1 | tee $(BENCH_OUT)/$(1).txt; exit $$(cat $(BENCH_OUT)/$(1).rc)
 
@@ -103,15 +103,15 @@ bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner
 	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT) && cut -d' ' -f1-3 /proc/loadavg >$(BENCH_OUT)/load-before
 	$(call bench_step,1-catalog,$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/)
 	$(call bench_step,2-stdio,$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/)
-	$(call bench_step,3-jsonbench,$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/jsonbench/)
+	$(call bench_step,3-jsonbench,$(GO) test -run '^$$' -bench Catalog -benchmem -count 6 ./internal/suites/jsonbench/)
 	$(call bench_step,4-reply,$(GO) test -run '^$$' -bench BenchmarkReply -benchtime 3x -count 3 ./conformance/)
-	$(call bench_step,5-fuzz,$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./internal/fuzzgate/)
-	$(call bench_step,6-archive,bash internal/archive/bench.sh)
-	$(call bench_step,7-verify,bash internal/verify/bench.sh)
+	$(call bench_step,5-fuzz,$(GO) test -run '^$$' -bench BenchmarkFuzz -benchtime 7x ./internal/suites/fuzzgate/)
+	$(call bench_step,6-archive,bash internal/release/archive/bench.sh)
+	$(call bench_step,7-verify,bash internal/release/verify/bench.sh)
 	$(call bench_step,8-mcpserve,$(GO) test -run '^$$' -bench . -benchtime 100x -count 6 ./internal/mcpserve/)
-	$(GO) run ./internal/benchtable -readme README.md -load-before "$$(cat $(BENCH_OUT)/load-before)" $(BENCH_OUT)/*.txt
+	$(GO) run ./internal/dev/benchtable -readme README.md -load-before "$$(cat $(BENCH_OUT)/load-before)" $(BENCH_OUT)/*.txt
 
 fuzz: ## fuzz the contract, the verifier and the conformance runner, a minute each
 	$(GO) test -run '^$$' -fuzz FuzzContract -fuzztime 60s ./catalog/
-	$(GO) test -run '^$$' -fuzz FuzzVerify -fuzztime 60s ./internal/verify/
+	$(GO) test -run '^$$' -fuzz FuzzVerify -fuzztime 60s ./internal/release/verify/
 	$(GO) test -run '^$$' -fuzz FuzzPortReply -fuzztime 60s ./conformance/

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/catalogkit/catalogkit/internal/benchdata"
+	"github.com/catalogkit/catalogkit/internal/testlib/benchdata"
 )
 
-// The benchmarks measure the catalogs of internal/benchdata, shared with
+// The benchmarks measure the catalogs of internal/testlib/benchdata, shared with
 // cmd/catalogkit's benchmarks and pinned by testdata/bench/SHA256SUMS:
 // 1000 tools of 30 fields (the contract's maxima), field types cycling
 // string, integer, boolean, every other field required.

@@ -8,7 +8,7 @@ import (
 )
 
 // Example is the program README.md shows under "In Go", statement for
-// statement: internal/readmetest's TestGoExample checks that the README
+// statement: internal/suites/readmetest's TestGoExample checks that the README
 // prints this body as the body of its main function, with these imports,
 // and that the README's program builds.
 func Example() {

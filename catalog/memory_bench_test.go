@@ -4,8 +4,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/catalogkit/catalogkit/internal/benchdata"
-	"github.com/catalogkit/catalogkit/internal/jsonshapes"
+	"github.com/catalogkit/catalogkit/internal/testlib/benchdata"
+	"github.com/catalogkit/catalogkit/internal/testlib/jsonshapes"
 )
 
 // shapeBenchSize is the input size of the shape benchmarks: large enough

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogkit/catalogkit/internal/jsonshapes"
+	"github.com/catalogkit/catalogkit/internal/testlib/jsonshapes"
 )
 
 // fieldsN renders a tool "t<i>" whose fields object has n valid fields, the

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/linediff"
+	"github.com/catalogkit/catalogkit/internal/shared/linediff"
 )
 
 // LineDiff is the standard-library [DiffFunc]: it writes both values as

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/catalogkit/catalogkit/conformance"
-	"github.com/catalogkit/catalogkit/internal/skipreport"
+	"github.com/catalogkit/catalogkit/internal/testlib/skipreport"
 )
 
 // The ports under ports/, relative to this package's folder.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogkit/catalogkit/internal/proctest"
+	"github.com/catalogkit/catalogkit/internal/testlib/proctest"
 )
 
 // shHello answers the hello: the start of every shell port below.

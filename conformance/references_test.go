@@ -16,9 +16,9 @@ import (
 
 // referenceExempt lists files the reference check skips, with the reason.
 var referenceExempt = map[string]string{
-	"conformance/spec_test.go":       "holds bad citations on purpose, to prove that the resolver refuses them",
-	"conformance/references_test.go": "holds bad references on purpose, to prove that this check finds them",
-	"internal/verify/corpus_test.go": "builds hostile archives whose names climb out on purpose (path traversal)",
+	"conformance/spec_test.go":               "holds bad citations on purpose, to prove that the resolver refuses them",
+	"conformance/references_test.go":         "holds bad references on purpose, to prove that this check finds them",
+	"internal/release/verify/corpus_test.go": "builds hostile archives whose names climb out on purpose (path traversal)",
 }
 
 // repoFiles returns the slash-separated paths, relative to root, of the
@@ -243,8 +243,8 @@ func TestReferenceProblemsCanFail(t *testing.T) {
 		{"records/FORMAT.md", "see [the spec](../../elsewhere/SPEC.md)", false, "a link outside the repository"},
 		{"records/FORMAT.md", "see ../conformance/SPEC.md", true, "a relative path that stays inside"},
 		{"README.md", "see [the spec](conformance/NOSUCH.md)", false, "a link to a missing file"},
-		{"internal/verify/verify.go", "// (SPEC §4)", false, "a bare SPEC § names no file"},
-		{"internal/verify/verify.go", "// read ../../../x", false, "a path beside the checkout"},
+		{"internal/release/verify/verify.go", "// (SPEC §4)", false, "a bare SPEC § names no file"},
+		{"internal/release/verify/verify.go", "// read ../../../../x", false, "a path beside the checkout"},
 		{"README.md", "[SPEC](https://example.com/SPEC.md)", true, "URLs are not checked"},
 	}
 	for _, tt := range tests {

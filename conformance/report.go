@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/internal/termsafe"
+	"github.com/catalogkit/catalogkit/internal/shared/termsafe"
 )
 
 // WriteText writes the report for people: a line naming the implementation,

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/termsafe"
+	"github.com/catalogkit/catalogkit/internal/shared/termsafe"
 )
 
 // hostileTarget is a port whose every word is made to act on a terminal:

@@ -1,6 +1,6 @@
 package records
 
-import "github.com/catalogkit/catalogkit/internal/linediff"
+import "github.com/catalogkit/catalogkit/internal/shared/linediff"
 
 // lineDiff returns a unified diff of want and got by lines (see package
 // linediff).

@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/internal/atomicfile"
-	"github.com/catalogkit/catalogkit/internal/regfile"
+	"github.com/catalogkit/catalogkit/internal/shared/atomicfile"
+	"github.com/catalogkit/catalogkit/internal/shared/regfile"
 )
 
 // A Set is everything the generator makes from one catalog: the records, and

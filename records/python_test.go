@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogkit/catalogkit/internal/skipreport"
+	"github.com/catalogkit/catalogkit/internal/testlib/skipreport"
 )
 
 // pythonRedump re-serializes each JSON file given after the output folder

@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/catalogkit/catalogkit/internal/benchdata"
+	"github.com/catalogkit/catalogkit/internal/testlib/benchdata"
 )
 
 // BenchmarkCLIMaxCatalog runs catalogkit in-process on the catalog at the
-// contract's maxima (internal/benchdata, the bytes the catalog package's
+// contract's maxima (internal/testlib/benchdata, the bytes the catalog package's
 // benchmarks measure, pinned by testdata/bench/SHA256SUMS): the whole
 // command, reading the 3 MB file, parsing and compiling it, and the call.
 // Compare with the catalog package's BenchmarkParse to see what the command

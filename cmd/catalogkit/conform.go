@@ -14,7 +14,7 @@ import (
 	"syscall"
 
 	"github.com/catalogkit/catalogkit/conformance"
-	"github.com/catalogkit/catalogkit/internal/termsafe"
+	"github.com/catalogkit/catalogkit/internal/shared/termsafe"
 )
 
 const conformExample = `catalogkit conform

@@ -13,7 +13,7 @@ import (
 
 	"github.com/catalogkit/catalogkit/conformance"
 	"github.com/catalogkit/catalogkit/conformance/fuzz"
-	"github.com/catalogkit/catalogkit/internal/termsafe"
+	"github.com/catalogkit/catalogkit/internal/shared/termsafe"
 )
 
 // fuzzFlags are conform's flags for differential fuzzing (--fuzz) and for

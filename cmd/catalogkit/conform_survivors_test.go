@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogkit/catalogkit/internal/proctest"
+	"github.com/catalogkit/catalogkit/internal/testlib/proctest"
 )
 
 // hopPort is a shell port that first starts, in a new session, a process

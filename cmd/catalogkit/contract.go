@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/regfile"
+	"github.com/catalogkit/catalogkit/internal/shared/regfile"
 )
 
 const jsonFlagHelp = `on a contract error, print {"error": {"code", "input", "source", "path", "offset", "detail"}} on stdout instead of a message on stderr; input, source and offset only where they apply (cmd/catalogkit/error.schema.json); exit status 1 all the same`

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"flag"
 
-	"github.com/catalogkit/catalogkit/internal/archive"
-	"github.com/catalogkit/catalogkit/internal/zipdiff"
+	"github.com/catalogkit/catalogkit/internal/release/archive"
+	"github.com/catalogkit/catalogkit/internal/release/zipdiff"
 )
 
 const diffExample = `

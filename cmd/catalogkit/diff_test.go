@@ -9,7 +9,7 @@ import (
 )
 
 // TestDiffCLI runs the transcripts in testdata/diff, each in a directory
-// that holds copies of the archives internal/zipdiff's tests make (a
+// that holds copies of the archives internal/release/zipdiff's tests make (a
 // truncated one, a reordered one), so that transcripts name them without
 // the repository's path.
 func TestDiffCLI(t *testing.T) {
@@ -17,13 +17,13 @@ func TestDiffCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", "internal", "zipdiff", "testdata"))
+	dir, err := filepath.Abs(filepath.Join("..", "..", "internal", "release", "zipdiff", "testdata"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fixtures, err := filepath.Glob(filepath.Join(dir, "*.zip")) // absolute: Setup runs in the transcript's directory
 	if err != nil || len(fixtures) == 0 {
-		t.Fatalf("no fixtures in internal/zipdiff/testdata (err %v)", err)
+		t.Fatalf("no fixtures in internal/release/zipdiff/testdata (err %v)", err)
 	}
 	ts.Setup = func(dir string) error {
 		for _, f := range fixtures {

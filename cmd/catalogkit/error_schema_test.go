@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/schemacheck"
+	"github.com/catalogkit/catalogkit/internal/testlib/schemacheck"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

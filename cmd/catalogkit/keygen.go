@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
 )
 
 const keygenExample = `

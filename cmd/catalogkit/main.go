@@ -28,7 +28,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/catalogkit/catalogkit/internal/termsafe"
+	"github.com/catalogkit/catalogkit/internal/shared/termsafe"
 )
 
 // The exit statuses (see the package documentation).

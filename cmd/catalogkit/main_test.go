@@ -18,7 +18,7 @@ import (
 	"aead.dev/minisign"
 	"github.com/google/go-cmdtest"
 
-	"github.com/catalogkit/catalogkit/internal/gittest"
+	"github.com/catalogkit/catalogkit/internal/testlib/gittest"
 )
 
 var update = flag.Bool("update", false, "update the .ct transcripts in testdata with the actual output")

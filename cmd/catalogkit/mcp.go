@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/archive"
 	"github.com/catalogkit/catalogkit/internal/mcpserve"
-	"github.com/catalogkit/catalogkit/internal/sign"
-	"github.com/catalogkit/catalogkit/internal/verify"
+	"github.com/catalogkit/catalogkit/internal/release/archive"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
+	"github.com/catalogkit/catalogkit/internal/release/verify"
 )
 
 const mcpExample = `

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/catalogkit/catalogkit/internal/mcpserve"
-	"github.com/catalogkit/catalogkit/internal/sign"
-	"github.com/catalogkit/catalogkit/internal/sign/signtest"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
+	"github.com/catalogkit/catalogkit/internal/testlib/signtest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

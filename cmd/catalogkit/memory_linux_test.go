@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/jsonshapes"
+	"github.com/catalogkit/catalogkit/internal/testlib/jsonshapes"
 )
 
 // memoryBudget is the documented bound on peak resident memory for an input

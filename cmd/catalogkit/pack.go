@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/internal/archive"
-	"github.com/catalogkit/catalogkit/internal/provenance"
-	"github.com/catalogkit/catalogkit/internal/sign"
-	"github.com/catalogkit/catalogkit/internal/verify"
+	"github.com/catalogkit/catalogkit/internal/release/archive"
+	"github.com/catalogkit/catalogkit/internal/release/provenance"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
+	"github.com/catalogkit/catalogkit/internal/release/verify"
 )
 
 // runPack builds the deterministic release archive, its manifest and

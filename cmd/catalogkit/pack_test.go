@@ -62,7 +62,7 @@ func TestPackCommand(t *testing.T) {
 	if diff := cmp.Diff(sum+"  catalogkit-0.1.0.zip\n", string(sums)); diff != "" {
 		t.Errorf("SHA256SUMS (-want +got):\n%s", diff)
 	}
-	// The tree hash's value is checked by internal/archive's tests.
+	// The tree hash's value is checked by internal/release/archive's tests.
 	if !treeHashRE.MatchString(stdout.String()) {
 		t.Errorf("stdout has no tree hash line:\n%s", stdout.String())
 	}

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/regfile"
-	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
+	"github.com/catalogkit/catalogkit/internal/shared/regfile"
 )
 
 const signExample = `

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogkit/catalogkit/internal/gittest"
-	"github.com/catalogkit/catalogkit/internal/skipreport"
+	"github.com/catalogkit/catalogkit/internal/testlib/gittest"
+	"github.com/catalogkit/catalogkit/internal/testlib/skipreport"
 )
 
 // gitCheckout makes a git repository in a new folder with the files

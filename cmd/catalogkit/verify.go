@@ -8,9 +8,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/internal/archive"
-	"github.com/catalogkit/catalogkit/internal/sign"
-	"github.com/catalogkit/catalogkit/internal/verify"
+	"github.com/catalogkit/catalogkit/internal/release/archive"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
+	"github.com/catalogkit/catalogkit/internal/release/verify"
 )
 
 const verifyExample = `

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogkit/catalogkit/internal/proctest"
-	"github.com/catalogkit/catalogkit/internal/sandbox"
+	"github.com/catalogkit/catalogkit/internal/release/sandbox"
+	"github.com/catalogkit/catalogkit/internal/testlib/proctest"
 )
 
 // holdTest is a test file whose init() makes the archive's test binary

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/release/archive"
 )
 
 // releaseTree writes a small release-shaped tree: 21 case files and a

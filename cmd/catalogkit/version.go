@@ -9,9 +9,9 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/catalogkit/catalogkit/internal/archive"
-	"github.com/catalogkit/catalogkit/internal/provenance"
-	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/release/archive"
+	"github.com/catalogkit/catalogkit/internal/release/provenance"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
 )
 
 // version, when set at link time (-X main.version=...; 'make build' stamps

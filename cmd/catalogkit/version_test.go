@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogkit/catalogkit/internal/archive"
+	"github.com/catalogkit/catalogkit/internal/release/archive"
 	"github.com/google/go-cmdtest"
 	"github.com/google/go-cmp/cmp"
 )

@@ -16,8 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/catalogkit/catalogkit/conformance"
-	"github.com/catalogkit/catalogkit/internal/atomicfile"
-	"github.com/catalogkit/catalogkit/internal/regfile"
+	"github.com/catalogkit/catalogkit/internal/shared/atomicfile"
+	"github.com/catalogkit/catalogkit/internal/shared/regfile"
 )
 
 // A counterexample is written as a case file of the suite's format

@@ -198,7 +198,7 @@ func TestStopAtFirst(t *testing.T) {
 
 // TestCaseFiles writes the counterexamples of a buggy target, text cases
 // among them, and checks that the contract cases load with the suite's own
-// loader (internal/fuzzgate validates them against case.schema.json), and
+// loader (internal/suites/fuzzgate validates them against case.schema.json), and
 // that the folder, run with --cases' code, passes against the reference and
 // fails every case against the buggy target.
 func TestCaseFiles(t *testing.T) {
@@ -385,7 +385,7 @@ func TestCitationsResolve(t *testing.T) {
 	}
 }
 
-// gateCalls is the budget of the gate (internal/fuzzgate) for a broken
+// gateCalls is the budget of the gate (internal/suites/fuzzgate) for a broken
 // port, with its seed 1.
 const gateCalls = 3000
 

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/benchdata"
-	"github.com/catalogkit/catalogkit/internal/sign"
-	"github.com/catalogkit/catalogkit/internal/sign/signtest"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
+	"github.com/catalogkit/catalogkit/internal/testlib/benchdata"
+	"github.com/catalogkit/catalogkit/internal/testlib/signtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

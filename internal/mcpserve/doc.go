@@ -72,7 +72,7 @@
 //
 // With keys ([Load]), the catalog is served only if FILE.minisig verifies
 // with one of them and its trusted comment names the file and its SHA-256
-// (internal/sign's file comment, written by `catalogkit sign`; `minisign -Vm
+// (internal/release/sign's file comment, written by `catalogkit sign`; `minisign -Vm
 // FILE -p KEY.pub` verifies it). The signature is checked before the
 // catalog's bytes are parsed. [Server.Reload] reads, verifies and compiles
 // the file again: a good catalog replaces the served one whole, between

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/sign"
-	"github.com/catalogkit/catalogkit/internal/termsafe"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
+	"github.com/catalogkit/catalogkit/internal/shared/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

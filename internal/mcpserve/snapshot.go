@@ -11,8 +11,8 @@ import (
 	"strconv"
 
 	"github.com/catalogkit/catalogkit/catalog"
-	"github.com/catalogkit/catalogkit/internal/regfile"
-	"github.com/catalogkit/catalogkit/internal/sign"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
+	"github.com/catalogkit/catalogkit/internal/shared/regfile"
 )
 
 // Unsigned is the signer of a catalog served without --key.
@@ -59,7 +59,7 @@ func (s *Snapshot) Digest(name string) (string, bool) {
 //
 // Errors: an I/O error (*fs.PathError) when the catalog cannot be read; an
 // [*Error] with [CodeSignatureMissing] when keys are given and there is no
-// signature file; a *sign.Error (its code from internal/sign) when the
+// signature file; a *sign.Error (its code from internal/release/sign) when the
 // signature does not verify or is not a catalog signature for this file;
 // a *catalog.Error when the catalog breaks the contract.
 func Load(path string, keys []sign.PublicKey) (*Snapshot, error) {
