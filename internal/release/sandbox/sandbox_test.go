@@ -58,7 +58,7 @@ func escape() {
 	r := escapeResult{Stopped: map[string]string{}}
 	stopped := func(what string, err error) { r.Stopped[what] = err.Error() }
 	// Every ancestor's environment, up the chain of parents.
-	for pid := os.Getppid(); pid > 0; pid = parentOf(pid) {
+	for pid := os.Getppid(); pid > 0; pid = proctest.Parent(pid) {
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 		if err != nil {
 			stopped("environ", err)
@@ -185,20 +185,6 @@ func readKey(id int) (string, error) {
 		return "", err
 	}
 	return string(buf[:min(n, len(buf))]), nil
-}
-
-// parentOf returns the parent of pid as /proc/PID/stat says, or 0.
-func parentOf(pid int) int {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	if len(f) < 2 {
-		return 0
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	return ppid
 }
 
 // procs starts sleeping children until it cannot, up to 100, and prints

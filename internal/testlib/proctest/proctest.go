@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -82,4 +83,19 @@ func Listen(tb testing.TB) string {
 		}
 	}()
 	return ln.Addr().String()
+}
+
+// Parent returns the parent of pid as /proc/PID/stat says, or 0: the chain
+// of ancestors a probe climbs to read their environments.
+func Parent(pid int) int {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
