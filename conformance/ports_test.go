@@ -111,6 +111,9 @@ func load[C any](t *testing.T, load func() ([]C, error)) []C {
 // TestPythonPort runs the 21 cases and the text level against the Python
 // port over stdin/stdout: every one must pass.
 func TestPythonPort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the Python port through every level, 32 MiB lines included: make test runs it")
+	}
 	py := python3(t)
 	cases, text, protocol := loadCases(t), loadTextCases(t), loadProtocolCases(t)
 	rep := runPort(t, py, pythonPort, cases, text, protocol)

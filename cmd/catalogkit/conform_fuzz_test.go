@@ -63,6 +63,9 @@ func (k keysAsValuesTarget) Call(call []byte) ([]byte, error) {
 // prints (the re-run line names the port's command) is the same on every
 // machine.
 func TestFuzzCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("conform --fuzz against real port processes: make test runs it")
+	}
 	ts, err := cmdtest.Read(filepath.Join("testdata", "fuzz"))
 	if err != nil {
 		t.Fatal(err)

@@ -46,6 +46,9 @@ func (emptyTarget) Call([]byte) ([]byte, error) { return []byte(`{"result":[]}`)
 // every call with an empty list: every case must fail, with a line diff
 // (-want +got), and the exit status must be 1.
 func TestConformWrongPort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a wrong port through every level, 32 MiB lines included: make test runs it")
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Skip(err)

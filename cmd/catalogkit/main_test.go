@@ -28,8 +28,22 @@ var update = flag.Bool("update", false, "update the .ct transcripts in testdata 
 // synthetic catalog in it; ${CATALOG} is a copy of that catalog in each
 // transcript's own directory, which go-cmdtest prints as ${ROOTDIR}, so
 // that no transcript shows where the repository happens to be.
-func TestCLI(t *testing.T) {
-	ts, err := cmdtest.Read("testdata")
+func TestCLI(t *testing.T) { cliSuite(t, "testdata").Run(t, *update) }
+
+// TestCLIHeavy runs the transcripts that start real processes by the
+// hundred (conform against ports) or derive keys with minisign's real
+// scrypt cost: make test runs them, the short tier does not.
+func TestCLIHeavy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("conform against real ports, and scrypt at its real cost: make test runs these transcripts")
+	}
+	cliSuite(t, filepath.Join("testdata", "heavy")).Run(t, *update)
+}
+
+// cliSuite returns the transcripts in dir, with the commands and the
+// folder every transcript of the command line runs with.
+func cliSuite(t *testing.T, dir string) *cmdtest.TestSuite {
+	ts, err := cmdtest.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +99,7 @@ func TestCLI(t *testing.T) {
 		t.Logf("no git: the transcripts that use it fail")
 	}
 	gittest.Setenv(t)
-	ts.Run(t, *update)
+	return ts
 }
 
 // testKeyFiles returns the key files every transcript's folder holds:

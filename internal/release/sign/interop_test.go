@@ -97,6 +97,9 @@ func TestMinisignVerifiesCatalogkit(t *testing.T) {
 // `minisign -G` and with a key made by catalogkit keygen, encrypted and not,
 // pre-hashed (the default) and legacy (-l); then VerifySignature and Verify.
 func TestCatalogkitVerifiesMinisign(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds catalogkit and derives keys at minisign's real scrypt cost: make test runs it")
+	}
 	tool := minisignTool(t)
 	unencrypted, _, _ := newKey(t, "ci")
 	tests := []struct {

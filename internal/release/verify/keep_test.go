@@ -87,6 +87,9 @@ func TestWriteTree(t *testing.T) {
 // the kept tree, and verify finds the change after the tests, fails with
 // tree_changed and removes the tree.
 func TestKeepOnlyArchiveBytes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the re-run inside an archive, sandboxed and not: make test runs it")
+	}
 	gocache := userGOCACHE(t)
 	for _, mode := range []SandboxMode{SandboxAuto, SandboxOff} {
 		t.Run(string(mode), func(t *testing.T) {

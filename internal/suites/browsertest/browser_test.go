@@ -151,6 +151,9 @@ type tab struct {
 // the page are reported, when the test ends.
 func newTab(t *testing.T) *tab {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("the records page in headless Chromium: make test runs it")
+	}
 	browser.once.Do(startBrowser)
 	if browser.path == "" {
 		msg := "no Chromium found (set CATALOGKIT_CHROMIUM, or install it: " + installChromium + "): the records page was NOT tested in a browser"
