@@ -10,7 +10,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # TEST_P bounds how many packages go test builds and tests at once (go test
 # -p): the number of CPUs, at most 4, since each race-instrumented test
-# binary can take a gigabyte. The README's "make test" figures say more.
+# binary can take a gigabyte. docs/testing.md's "make test" figures say more.
 TEST_P ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
 test: ## gofmt, vet, staticcheck and every test with the race detector (the README's test command); ends with a summary line and a WARNING per skipped check
@@ -88,18 +88,18 @@ VERIFY_KEY = $(or $(KEY),$(filter-out .pub,$(SIGN_PUB)))
 verify: ## check dist/ as a third party would: with the signature when KEY=file.pub (or SIGN_PUB, or SIGN_KEY's .pub) is given
 	$(GO) run ./cmd/catalogkit verify $(if $(VERIFY_KEY),--key $(VERIFY_KEY)) --sums dist/SHA256SUMS dist/catalogkit-$(VERSION).zip
 
-readme: ## run every command in README.md as printed, in order, in a copy of the checkout (internal/suites/readmetest)
+readme: ## run every shell block of README.md, docs/*.md and conformance/README.md as printed, each on its own, in a copy of the checkout (internal/suites/readmetest)
 	CATALOGKIT_README=run $(GO) test -count=1 -timeout 30m -v -run 'TestCommands|TestStatic' ./internal/suites/readmetest/
 
 browsertest: ## the records page in headless Chromium; screenshots go to the folder CATALOGKIT_ARTIFACTS names
 	CI=true $(GO) test -count=1 -v ./internal/suites/browsertest/
 
 # Each bench step's output is kept in BENCH_OUT, and the last step writes
-# the figures into README.md's Performance section (internal/dev/benchtable).
+# the figures into docs/performance.md (internal/dev/benchtable).
 BENCH_OUT ?= bin/bench
 bench_step = ( $(2); echo $$? >$(BENCH_OUT)/$(1).rc ) 2>&1 | tee $(BENCH_OUT)/$(1).txt; exit $$(cat $(BENCH_OUT)/$(1).rc)
 
-bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, conform --fuzz calls/s, pack and verify against zip tools, sha256sum and go test; writes the figures, with date, machine and load, into README.md
+bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner's replies, conform --fuzz calls/s, pack and verify against zip tools, sha256sum and go test; writes the figures, with date, machine and load, into docs/performance.md
 	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT) && cut -d' ' -f1-3 /proc/loadavg >$(BENCH_OUT)/load-before
 	$(call bench_step,1-catalog,$(GO) test -run '^$$' -bench . -benchmem -count 6 ./catalog/)
 	$(call bench_step,2-stdio,$(GO) test -run '^$$' -bench 'BenchmarkStdio|BenchmarkCLIMaxCatalog' -benchtime 20x -count 6 ./cmd/catalogkit/)
@@ -109,7 +109,7 @@ bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner
 	$(call bench_step,6-archive,bash internal/release/archive/bench.sh)
 	$(call bench_step,7-verify,bash internal/release/verify/bench.sh)
 	$(call bench_step,8-mcpserve,$(GO) test -run '^$$' -bench . -benchtime 100x -count 6 ./internal/mcpserve/)
-	$(GO) run ./internal/dev/benchtable -readme README.md -load-before "$$(cat $(BENCH_OUT)/load-before)" $(BENCH_OUT)/*.txt
+	$(GO) run ./internal/dev/benchtable -doc docs/performance.md -load-before "$$(cat $(BENCH_OUT)/load-before)" $(BENCH_OUT)/*.txt
 
 fuzz: ## fuzz the contract, the verifier and the conformance runner, a minute each
 	$(GO) test -run '^$$' -fuzz FuzzContract -fuzztime 60s ./catalog/

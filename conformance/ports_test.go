@@ -21,14 +21,14 @@ import (
 // The ports under ports/, relative to this package's folder.
 var (
 	pythonPort  = filepath.Join("ports", "python", "catalog_port.py")
-	brokenDir   = filepath.Join("ports", "broken")
+	brokenDir   = filepath.Join("testdata", "broken-ports")
 	brokenTable = filepath.Join(brokenDir, "README.md")
 )
 
 // lineLimitCases begins the names of the protocol level's 32 MiB lines.
 const lineLimitCases = "protocol.line-limit."
 
-// minBrokenPorts is the number of broken ports under ports/broken, each a row
+// minBrokenPorts is the number of broken ports under testdata/broken-ports, each a row
 // of its README's table, that the suite is known to catch; fewer files means
 // some were lost.
 const minBrokenPorts = 130
@@ -143,12 +143,12 @@ func TestPythonPortCorners(t *testing.T) {
 }
 
 // TestBrokenPorts runs the 21 cases, the text level and the protocol level
-// against every deliberately broken port under ports/broken: each must fail
+// against every deliberately broken port under testdata/broken-ports: each must fail
 // at least one case, and fail it with a wrong outcome (FAIL), not by
 // crashing or breaking the protocol, which would catch it for the wrong
 // reason (at the protocol level, a line left without a reply is a TIMEOUT,
 // and that is the catch). The cases each port fails must be
-// exactly those that ports/broken/README.md lists for it, so that the table
+// exactly those that testdata/broken-ports/README.md lists for it, so that the table
 // stays true.
 func TestBrokenPorts(t *testing.T) {
 	if testing.Short() {

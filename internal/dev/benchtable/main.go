@@ -1,10 +1,10 @@
-// Command benchtable writes the figures of 'make bench' into README.md, so
+// Command benchtable writes the figures of 'make bench' into docs/performance.md, so
 // that they come from a run and say when and where it was made, instead of
 // being copied by hand and going stale.
 //
 // Usage:
 //
-//	go run ./internal/dev/benchtable -readme README.md -load-before "1.0 0.9 0.8" RESULTS...
+//	go run ./internal/dev/benchtable -doc docs/performance.md -load-before "1.0 0.9 0.8" RESULTS...
 //
 // Each RESULTS file is the saved output of one 'make bench' step: go test
 // -bench output (a "pkg:" line, then "BenchmarkName-N  iterations  value
@@ -52,13 +52,13 @@ func main() { os.Exit(run(os.Args[1:], os.Stderr, time.Now)) }
 func run(args []string, stderr io.Writer, now func() time.Time) int {
 	fs := flag.NewFlagSet("benchtable", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	readme := fs.String("readme", "README.md", "the README to write the figures into")
+	readme := fs.String("doc", "docs/performance.md", "the document to write the figures into")
 	loadBefore := fs.String("load-before", "", "the load average when the benchmarks began (from /proc/loadavg)")
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "benchtable: error: no results file given\nusage: go run ./internal/dev/benchtable -readme README.md -load-before LOAD RESULTS...")
+		fmt.Fprintln(stderr, "benchtable: error: no results file given\nusage: go run ./internal/dev/benchtable -doc docs/performance.md -load-before LOAD RESULTS...")
 		return 1
 	}
 	var res results

@@ -41,7 +41,7 @@ func TestWritesTheBlock(t *testing.T) {
 	readme := write("README.md", "# x\n\n"+beginMarker+"\nstale figures\n"+endMarker+"\n\nafter\n")
 	at := func() time.Time { return time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC) }
 	var stderr bytes.Buffer
-	code := run([]string{"-readme", readme, "-load-before", "1.00 2.00 3.00", write("catalog.txt", goBench), write("verify.txt", scriptOut)}, &stderr, at)
+	code := run([]string{"-doc", readme, "-load-before", "1.00 2.00 3.00", write("catalog.txt", goBench), write("verify.txt", scriptOut)}, &stderr, at)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -77,9 +77,9 @@ func TestRefuses(t *testing.T) {
 		args   []string
 		reason string
 	}{
-		{"no markers", []string{"-readme", noMarkers, results}, "nowhere to write: an error, not a README with figures appended somewhere"},
-		{"no figures", []string{"-readme", noMarkers, empty}, "empty results would erase the figures"},
-		{"no results", []string{"-readme", noMarkers}, "bad usage"},
+		{"no markers", []string{"-doc", noMarkers, results}, "nowhere to write: an error, not a README with figures appended somewhere"},
+		{"no figures", []string{"-doc", noMarkers, empty}, "empty results would erase the figures"},
+		{"no results", []string{"-doc", noMarkers}, "bad usage"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,10 +20,12 @@ import (
 var Allowlist = []string{
 	"VERSION",
 	"README.md",
+	"CONTRIBUTING.md",
 	"LICENSE",
 	"go.mod",
 	"go.sum",
 	"Makefile",
+	"docs/",
 	"catalog/",
 	"conformance/",
 	"records/",

@@ -72,6 +72,7 @@ func runEvents(ctx context.Context, cmd *exec.Cmd) (events []testEvent, decodeEr
 // A rerun is the tests step's work: compile the tests, then run them.
 type rerun struct {
 	v     *verifier
+	plan  *TestPlan
 	ctx   context.Context // ends at the step's wall-clock limit
 	goBin string
 	tree  string // the extracted tree: read-only while compiling, never given to the tests
@@ -151,7 +152,7 @@ func (r *rerun) test(pkgs []testPkg) ([]testEvent, []*archive.Error) {
 	env := goEnv(r.sc.run, filepath.Join(r.sc.run, "go-build"))
 	test2json := filepath.Join(r.sc.bin, "test2json")
 	flags := []string{"-test.v=test2json", "-test.paniconexit0"}
-	if r.v.plan.Short {
+	if r.plan.Short {
 		flags = append(flags, "-test.short")
 	}
 	events := make([][]testEvent, len(pkgs))

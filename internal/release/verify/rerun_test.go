@@ -25,8 +25,14 @@ func fakeRelease(n int, do map[int]string, extra ...tfile) []tfile {
 	if err != nil {
 		panic(err)
 	}
+	plan, err := os.ReadFile(filepath.Join("..", "..", "..", filepath.FromSlash(PlanFile)))
+	if err != nil {
+		panic(err)
+	}
 	files := []tfile{
 		{path: "VERSION", data: []byte(testVersion + "\n")},
+		// The repository's own test plan, as a release states it.
+		{path: PlanFile, data: plan},
 		// The real go.mod, with its requirements, so that the offline run
 		// proves a stdlib-only package builds without the module cache.
 		{path: "go.mod", data: goMod},
@@ -112,8 +118,8 @@ func TestNeedsShort(t *testing.T) {
 // of Python processes with call timeouts) are not in what verify re-runs
 // in a release: they skip under -short, which the release plan gives.
 func TestReleaseTimingTestsSkipShort(t *testing.T) {
-	if !ReleaseTests().Short {
-		t.Fatal("the release plan does not run the tests with -short")
+	if p, err := LoadPlan(filepath.Join("..", "..", "..")); err != nil || !p.Short {
+		t.Fatalf("the release plan does not run the tests with -short (%v)", err)
 	}
 	if testing.Short() {
 		t.Skip("runs go test on the conformance package: make test runs it")
@@ -153,8 +159,10 @@ func TestRerun(t *testing.T) {
 		{name: "one-skipped", reason: "a skipped case is not a passed case", files: fakeRelease(21, map[int]string{3: "skip"}), wantCode: CodeTestsFailed},
 		{name: "one-not-run", reason: "a case file whose subtest never ran", files: fakeRelease(21, map[int]string{21: "hide"}), wantCode: CodeCases},
 		{name: "extra-subtest", reason: "a subtest that is not a case id", files: fakeRelease(21, map[int]string{2: "extra"}), wantCode: CodeCases},
-		{name: "twenty-cases", reason: "exactly 21 case files are required", files: fakeRelease(20, nil), wantCode: CodeCases},
-		{name: "twenty-two-cases", reason: "exactly 21 case files are required", files: fakeRelease(22, nil), wantCode: CodeCases},
+		{name: "twenty-two-cases", reason: "the count of cases comes from the case files: 22 run", files: fakeRelease(22, nil)},
+		{name: "no-cases", reason: "a release without its conformance cases", files: fakeRelease(0, nil), wantCode: CodeCases},
+		{name: "no-plan", reason: "a release that states no test plan", files: withoutPlan(fakeRelease(21, nil)), wantCode: CodeCases},
+		{name: "plan-outside", reason: "a plan whose packages climb out of the tree", files: append(withoutPlan(fakeRelease(21, nil)), tfile{path: PlanFile, data: []byte(`{"packages": ["./../x/..."], "short": true, "cases": {"files": "conformance/cases/*.json", "package": "conformance", "test": "TestConformance"}, "required": []}`)}), wantCode: CodeCases},
 		{name: "records-fail", reason: "the records test must pass too", files: fakeRelease(21, nil, tfile{path: "records/FAIL"}), wantCode: CodeRecords},
 		{name: "build-fails", reason: "a package that does not compile", files: fakeRelease(21, nil, tfile{path: "conformance/broken_test.go", data: []byte("package conformance\nfunc {")}), wantCode: CodeTestsFailed},
 		{name: "short", reason: "the release's tests run with -short", files: fakeRelease(21, nil, tfile{path: "catalog/short_test.go", data: []byte(needsShort)})},
@@ -305,15 +313,30 @@ func TestTestEnvAllowList(t *testing.T) {
 	}
 }
 
-// TestReleaseCasesCounted checks ReleaseCases against the cases
-// themselves: the count is what conformance/cases holds, never a number
-// restated by hand.
-func TestReleaseCasesCounted(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "..", filepath.FromSlash(ReleaseTests().CasesGlob)))
+// withoutPlan returns files without the test plan.
+func withoutPlan(files []tfile) []tfile {
+	var out []tfile
+	for _, f := range files {
+		if f.path != PlanFile {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// TestRepositoryPlan checks the test plan this repository states for its
+// releases: it loads, runs with -short, and its case files exist.
+func TestRepositoryPlan(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	p, err := LoadPlan(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != ReleaseCases {
-		t.Errorf("the repository has %d case files (%s), ReleaseCases says %d: set it to %d", len(files), ReleaseTests().CasesGlob, ReleaseCases, len(files))
+	files, gerr := filepath.Glob(filepath.Join(root, filepath.FromSlash(p.CasesGlob)))
+	if gerr != nil || len(files) == 0 {
+		t.Errorf("%s names case files %s, and there are none (%v)", PlanFile, p.CasesGlob, gerr)
+	}
+	if !p.Short {
+		t.Errorf("%s does not run the tests with -short: a release's verdict would depend on the machine's speed", PlanFile)
 	}
 }

@@ -31,7 +31,7 @@ const (
 )
 
 var (
-	brokenDir  = filepath.Join("..", "..", "..", "conformance", "ports", "broken")
+	brokenDir  = filepath.Join("..", "..", "..", "conformance", "testdata", "broken-ports")
 	pythonPort = filepath.Join("..", "..", "..", "conformance", "ports", "python", "catalog_port.py")
 )
 
@@ -54,7 +54,7 @@ func pythonTarget(t *testing.T, py, script string) func() fuzz.Target {
 }
 
 // notFuzzed are the broken ports only a case catches, and why the fuzzer
-// cannot: each must still be in ports/broken.
+// cannot: each must still be in testdata/broken-ports.
 var notFuzzed = map[string]string{
 	"hello_reply_seq":              "its bug is in the answer to a first hello carrying a seq, and the fuzzer's hello never carries one (protocol.hello.first-with-seq catches it)",
 	"catalog_cache_hashcode":       "its bug needs two catalogs whose texts have the same Java hashCode, which drawn catalogs almost never have (protocol.state.hash-collision catches it)",
@@ -92,7 +92,7 @@ var notFuzzed = map[string]string{
 	"refusal_seq_int64":            "its corner, a refused line with a 30-digit seq, is one of the 40 the fuzzer draws for 3 calls in 100, and seed 1's 3000 calls do not happen to send it (protocol.refused.seq-readable-huge catches it)",
 }
 
-// TestFuzzFindsBrokenPorts fuzzes every port in ports/broken (whatever is
+// TestFuzzFindsBrokenPorts fuzzes every port in testdata/broken-ports (whatever is
 // there: ports added later are covered too) but those of notFuzzed. Each must disagree within the
 // budget; its first disagreement must shrink to at most 2 tools and 3
 // fields (a bug that shows only over the 30-field limit keeps its one wide

@@ -1,45 +1,56 @@
-// Package readmetest checks that every command in the repository's README.md
-// runs as printed. It has no API; its tests are the package.
+// Package readmetest checks that every command of the repository's
+// documents runs as printed: README.md, docs/*.md and the conformance
+// suite's README. It has no API; its tests are the package.
 //
-// The README's rule (stated in its Use section) is that its commands run
-// from the repository root, in one shell, in the order shown. The tests
-// read README.md's fenced blocks:
+// The documents' rule (stated at the top of each) is that every shell
+// block runs on its own, from the repository root, with catalogkit on
+// PATH: no block depends on another. The tests read each document's fenced
+// blocks:
 //
 //   - a block marked sh, shell or bash holds commands: each line is one
 //     command (a line ending in a backslash continues on the next), and each
-//     must exit 0;
+//     must exit 0; the lines of one block run in one shell, in order; a
+//     block whose info string also says "example" (```sh example) holds
+//     placeholders for the reader's own commands and is not run;
 //   - an unmarked block whose first line starts with "$ " is a transcript:
 //     the command after "$ " must print exactly the lines that follow it;
 //   - every other block (go, json, an unmarked block of sample output) is
 //     not run.
 //
 // TestStatic always runs and checks, without running anything, what can be
-// checked by reading: a bare "catalogkit" only after the README has put
-// bin/ on PATH, "bin/catalogkit" only after "make build", every "make"
-// target in the Makefile. TestCommands runs every command, in a copy of the
-// checkout (its tracked and untracked, not ignored, files) in a temporary
-// folder, when CATALOGKIT_README=run ('make readme'; .ci/run does it);
-// otherwise it skips and says so. A few commands that .ci/run itself runs
-// are replaced by what the later commands need from them, each with its
-// reason (see [ciExercised]).
+// checked by reading: every "make" target is in the Makefile, a document
+// that runs a bare "catalogkit" says how to put it on PATH, no document
+// names a version that is not a tag. TestCommands runs every block, each in
+// a fresh shell, in a copy of the checkout (its tracked and untracked, not
+// ignored, files) in a temporary folder where catalogkit has been built,
+// when CATALOGKIT_README=run ('make readme'; .ci/run does it); otherwise it
+// skips and says so. A few commands that .ci/run itself runs are replaced by
+// what they must leave behind, each with its reason (see [ciExercised]).
 package readmetest
 
 import (
 	"bufio"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
-// A block is one fenced code block of the README.
+// A block is one fenced code block of a document.
 type block struct {
+	file  string // the document, relative to the repository root
 	line  int    // line number of the opening fence
 	info  string // the info string: "sh", "go", "" ...
 	lines []string
 }
 
-// A step is one command of the README, with what it must do.
+// example reports whether a block holds placeholders, not commands to run.
+func (b block) example() bool { return slices.Contains(strings.Fields(b.info), "example") }
+
+// A step is one command of a document, with what it must do.
 type step struct {
+	file    string // the document
+	block   int    // the index of its block among the document's blocks
 	line    int    // README line where the command starts
 	command string // the command, continuation lines joined
 	// transcript is true for a "$ " command of a transcript block, whose
@@ -48,11 +59,11 @@ type step struct {
 	want       string
 }
 
-func (s step) String() string { return fmt.Sprintf("README.md:%d: %s", s.line, s.command) }
+func (s step) String() string { return fmt.Sprintf("%s:%d: %s", s.file, s.line, s.command) }
 
 // blocks returns the fenced code blocks of a Markdown text. An unclosed
 // block is an error: everything after it would silently not be checked.
-func blocks(text string) ([]block, error) {
+func blocks(file, text string) ([]block, error) {
 	var out []block
 	var cur *block
 	sc := bufio.NewScanner(strings.NewReader(text))
@@ -62,7 +73,7 @@ func blocks(text string) ([]block, error) {
 		fence := strings.HasPrefix(line, "```")
 		switch {
 		case cur == nil && fence:
-			cur = &block{line: n, info: strings.TrimSpace(strings.TrimPrefix(line, "```"))}
+			cur = &block{file: file, line: n, info: strings.TrimSpace(strings.TrimPrefix(line, "```"))}
 		case cur != nil && strings.TrimSpace(line) == "```":
 			out = append(out, *cur)
 			cur = nil
@@ -71,7 +82,7 @@ func blocks(text string) ([]block, error) {
 		}
 	}
 	if cur != nil {
-		return nil, fmt.Errorf("README.md:%d: the code block never ends", cur.line)
+		return nil, fmt.Errorf("%s:%d: the code block never ends", file, cur.line)
 	}
 	return out, sc.Err()
 }
@@ -85,11 +96,12 @@ func shellInfo(info string) bool {
 	return false
 }
 
-// steps returns the README's commands, in order.
+// steps returns a document's commands, in order.
 func steps(bs []block) ([]step, error) {
 	var out []step
-	for _, b := range bs {
+	for bi, b := range bs {
 		switch {
+		case b.example():
 		case shellInfo(b.info):
 			for i := 0; i < len(b.lines); i++ {
 				start := i
@@ -99,18 +111,18 @@ func steps(bs []block) ([]step, error) {
 					cmd = strings.TrimSuffix(cmd, `\`) + " " + strings.TrimSpace(b.lines[i])
 				}
 				if strings.HasSuffix(cmd, `\`) {
-					return nil, fmt.Errorf("README.md:%d: the command ends in a backslash with nothing after it", b.line+1+start)
+					return nil, fmt.Errorf("%s:%d: the command ends in a backslash with nothing after it", b.file, b.line+1+start)
 				}
 				if c := strings.TrimSpace(cmd); c != "" && !strings.HasPrefix(c, "#") {
-					out = append(out, step{line: b.line + 1 + start, command: c})
+					out = append(out, step{file: b.file, block: bi, line: b.line + 1 + start, command: c})
 				}
 			}
 		case b.info == "" && len(b.lines) > 0 && strings.HasPrefix(b.lines[0], "$ "):
 			for i := 0; i < len(b.lines); {
 				if !strings.HasPrefix(b.lines[i], "$ ") {
-					return nil, fmt.Errorf("README.md:%d: a transcript line that is neither a command nor its output", b.line+1+i)
+					return nil, fmt.Errorf("%s:%d: a transcript line that is neither a command nor its output", b.file, b.line+1+i)
 				}
-				s := step{line: b.line + 1 + i, command: strings.TrimPrefix(b.lines[i], "$ "), transcript: true}
+				s := step{file: b.file, block: bi, line: b.line + 1 + i, command: strings.TrimPrefix(b.lines[i], "$ "), transcript: true}
 				var want []string
 				for i++; i < len(b.lines) && !strings.HasPrefix(b.lines[i], "$ "); i++ {
 					want = append(want, b.lines[i])
@@ -125,9 +137,8 @@ func steps(bs []block) ([]step, error) {
 	return out, nil
 }
 
-// ciExercised lists the README commands that TestCommands does not run as
-// printed because .ci/run runs them itself, each with what runs instead (the
-// part later commands depend on) and why.
+// ciExercised lists the commands that TestCommands does not run as printed
+// because .ci/run runs them itself, each with what runs instead and why.
 var ciExercised = map[string]struct {
 	instead string
 	why     string
@@ -138,7 +149,7 @@ var ciExercised = map[string]struct {
 	},
 	"make release": {
 		instead: "go run ./cmd/catalogkit records --check && go run ./cmd/catalogkit pack --out dist",
-		why:     ".ci/run runs the tests (make test) and the rest of 'make release' (make dist: records check, pack, verify); here only its output, dist/, which the third-party commands check",
+		why:     ".ci/run runs the tests (make test) and the rest of 'make release' (make dist: records check, pack, verify); here the records check and the pack",
 	},
 }
 

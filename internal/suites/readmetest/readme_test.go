@@ -24,100 +24,116 @@ import (
 // root is the repository root, from this package's folder.
 var root = filepath.Join("..", "..", "..")
 
-// readmeBlocks returns the README's fenced blocks.
-func readmeBlocks(t *testing.T) []block {
+// runDocs are the documents whose commands run, relative to the root.
+func runDocs(t *testing.T) []string {
 	t.Helper()
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs/*.md (%v)", err)
+	}
+	names := []string{"README.md", "conformance/README.md"}
+	for _, d := range docs {
+		rel, _ := filepath.Rel(root, d)
+		names = append(names, filepath.ToSlash(rel))
+	}
+	return names
+}
+
+// docBlocks returns the fenced blocks of the document name.
+func docBlocks(t *testing.T, name string) []block {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bs, err := blocks(string(text))
+	bs, err := blocks(name, string(text))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return bs
 }
 
-func readmeSteps(t *testing.T) []step {
+// docSteps returns the commands of every document that runs.
+func docSteps(t *testing.T) []step {
 	t.Helper()
-	ss, err := steps(readmeBlocks(t))
-	if err != nil {
-		t.Fatal(err)
+	var all []step
+	for _, name := range runDocs(t) {
+		ss, err := steps(docBlocks(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, ss...)
 	}
-	if len(ss) < 10 {
-		t.Fatalf("found %d commands in README.md, want at least 10: is the parser broken?", len(ss))
+	if len(all) < 10 {
+		t.Fatalf("found %d commands in the documents, want at least 10: is the parser broken?", len(all))
 	}
-	return ss
+	return all
 }
 
 // installAt matches a go install of the command at a version.
 var installAt = regexp.MustCompile("go\\s+install\\s+\\S*/cmd/catalogkit@([^\\s`]+)")
 
-// pathSetup is the README's setup line that puts bin/ on PATH.
+// pathSetup is the line that puts bin/ on PATH, which every document that
+// runs a bare catalogkit shows.
 const pathSetup = `export PATH="$PWD/bin:$PATH"`
 
-// TestStatic checks, without running them, what reading the README's
-// commands can tell: each program is available where it is used, each make
-// target exists, and the list of commands left to CI names real commands.
+// TestStatic checks, without running them, what reading the documents'
+// commands can tell: each make target exists, catalogkit is said to be on
+// PATH where it is used bare, no version is named that is not a tag, and
+// the list of commands left to CI names real commands.
 func TestStatic(t *testing.T) {
-	ss := readmeSteps(t)
 	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	built, onPath := false, false
-	seen := map[string]bool{}
-	for _, s := range ss {
-		cmd := withoutComment(s.command)
-		seen[cmd] = true
-		switch name := commandName(cmd); {
-		case name == "catalogkit" && !onPath:
-			t.Errorf("%v: 'catalogkit' is not on PATH here: the README must first run %s (after make build), or say bin/catalogkit", s, pathSetup)
-		case name == "bin/catalogkit" && !built:
-			t.Errorf("%v: bin/catalogkit does not exist yet: the README must run 'make build' first", s)
-		case name == "make":
-			for _, target := range strings.Fields(cmd)[1:] {
-				if strings.Contains(target, "=") || strings.HasPrefix(target, "-") {
-					continue
-				}
-				if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(target) + `:`).Match(makefile) {
-					t.Errorf("%v: the Makefile has no target %q", s, target)
-				}
-			}
-		}
-		if cmd == "make build" {
-			built = true
-		}
-		if cmd == pathSetup {
-			if !built {
-				t.Errorf("%v: bin/ is put on PATH before 'make build' made bin/catalogkit", s)
-			}
-			onPath = true
-		}
-	}
-	// go install MODULE/cmd/catalogkit@VERSION works only once the version
-	// is a tag; until then the README says go install from a clone.
 	tags, _ := exec.Command("git", "-C", root, "tag", "--list").Output()
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range installAt.FindAllSubmatchIndex(readme, -1) {
-		if v := string(readme[m[2]:m[3]]); !slices.Contains(strings.Fields(string(tags)), v) {
-			t.Errorf("README.md:%d: %q cannot work: the repository has no tag %q (say go install ./cmd/catalogkit, from a clone, until the release is tagged)",
-				1+bytes.Count(readme[:m[0]], []byte("\n")), readme[m[0]:m[1]], v)
+	seen := map[string]bool{}
+	for _, name := range runDocs(t) {
+		text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss, err := steps(docBlocks(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range ss {
+			cmd := withoutComment(s.command)
+			seen[cmd] = true
+			switch name := commandName(cmd); {
+			case name == "catalogkit" && !bytes.Contains(text, []byte(pathSetup)):
+				t.Errorf("%v: the document runs a bare catalogkit but never says how to put it on PATH (%s after make build)", s, pathSetup)
+			case name == "make":
+				for _, target := range strings.Fields(cmd)[1:] {
+					if strings.Contains(target, "=") || strings.HasPrefix(target, "-") {
+						continue
+					}
+					if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(target) + `:`).Match(makefile) {
+						t.Errorf("%v: the Makefile has no target %q", s, target)
+					}
+				}
+			}
+		}
+		// go install MODULE/cmd/catalogkit@VERSION works only once the
+		// version is a tag; until then the documents say go install from a
+		// clone.
+		for _, m := range installAt.FindAllSubmatchIndex(text, -1) {
+			if v := string(text[m[2]:m[3]]); !slices.Contains(strings.Fields(string(tags)), v) {
+				t.Errorf("%s:%d: %q cannot work: the repository has no tag %q (say go install ./cmd/catalogkit, from a clone, until the release is tagged)",
+					name, 1+bytes.Count(text[:m[0]], []byte("\n")), text[m[0]:m[1]], v)
+			}
 		}
 	}
 	for cmd := range ciExercised {
 		if !seen[cmd] {
-			t.Errorf("ciExercised lists %q, which is no longer a README command: remove it", cmd)
+			t.Errorf("ciExercised lists %q, which is no longer a documented command: remove it", cmd)
 		}
 	}
 }
 
 func TestSteps(t *testing.T) {
 	text := "# x\n\n```sh\nmake build   # c\n\n# only a comment\nfoo \\\n  --bar\n```\n\n```\n$ catalogkit x\nout 1\nout 2\n$ catalogkit y\n```\n\n```\n1 hash passed\n```\n\n```go\nx := 1\n```\n"
-	bs, err := blocks(text)
+	bs, err := blocks("x.md", text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,36 +142,52 @@ func TestSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []step{
-		{line: 4, command: "make build   # c"},
-		{line: 7, command: "foo  --bar"},
-		{line: 12, command: "catalogkit x", transcript: true, want: "out 1\nout 2\n"},
-		{line: 15, command: "catalogkit y", transcript: true},
+		{file: "x.md", block: 0, line: 4, command: "make build   # c"},
+		{file: "x.md", block: 0, line: 7, command: "foo  --bar"},
+		{file: "x.md", block: 1, line: 12, command: "catalogkit x", transcript: true, want: "out 1\nout 2\n"},
+		{file: "x.md", block: 1, line: 15, command: "catalogkit y", transcript: true},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("steps:\n got %+v\nwant %+v\n(shell lines one by one, comments and blank lines dropped, continuations joined; transcripts with their output; sample output and Go not run)", got, want)
 	}
-	if _, err := blocks("```sh\nmake build\n"); err == nil {
+	if bs, err := blocks("x.md", "```sh example\n./my-port\n```\n"); err != nil || len(bs) != 1 {
+		t.Fatalf("blocks: %v %v", bs, err)
+	} else if ss, _ := steps(bs); len(ss) != 0 {
+		t.Errorf("a block marked example gave steps %+v: its placeholders must not run", ss)
+	}
+	if _, err := blocks("x.md", "```sh\nmake build\n"); err == nil {
 		t.Error("an unclosed block gave no error: everything after it would go unchecked")
 	}
 }
 
-// TestCommands runs every README command as printed, in order, in one bash
-// shell, in a copy of the checkout. It runs when CATALOGKIT_README=run
-// ('make readme', which .ci/run runs); otherwise it skips, saying so.
+// TestCommands runs every block of every document that runs, each on its
+// own in a fresh bash shell started at the root of a copy of the checkout
+// where catalogkit has been built and put on PATH, in the documents'
+// order. It runs when CATALOGKIT_README=run ('make readme', which .ci/run
+// runs); otherwise it skips, saying so.
 func TestCommands(t *testing.T) {
 	if os.Getenv("CATALOGKIT_README") != "run" {
-		t.Skip("set CATALOGKIT_README=run (make readme) to run every README command; .ci/run does")
+		t.Skip("set CATALOGKIT_README=run (make readme) to run every documented command; .ci/run does")
 	}
-	ss := readmeSteps(t)
+	ss := docSteps(t)
 	dir := copyCheckout(t)
+	if out, err := exec.Command("make", "-C", dir, "build").CombinedOutput(); err != nil {
+		t.Fatalf("make build in the copy: %v\n%s", err, out)
+	}
 	results := t.TempDir()
 	// The commands' temporary folders (mktemp) and go install's output go
 	// to folders of this test, to be checked below and removed after it.
 	tmp, gobin := t.TempDir(), t.TempDir()
+	env := append(os.Environ(), "TMPDIR="+tmp, "GOBIN="+gobin, "PATH="+filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
 
-	var script strings.Builder
-	script.WriteString("set -o pipefail\n")
+	// One script a block: its lines in order, each one's output and status
+	// kept, the block ending at the first command that fails.
+	var scripts []string
+	var first []int // the index in ss of each script's first step
 	for i, s := range ss {
+		if i == 0 || s.file != ss[i-1].file || s.block != ss[i-1].block {
+			scripts, first = append(scripts, "set -o pipefail\n"), append(first, i)
+		}
 		cmd := s.command
 		if ci, ok := ciExercised[withoutComment(cmd)]; ok {
 			t.Logf("%v: not run here: %s", s, ci.why)
@@ -166,16 +198,18 @@ func TestCommands(t *testing.T) {
 			cmd = ci.instead
 		}
 		out := filepath.Join(results, strconv.Itoa(i))
-		fmt.Fprintf(&script, "# README.md:%d\n{ %s\n} >%s 2>&1 </dev/null\necho $? >%s\n", s.line, cmd, shellQuote(out+".out"), shellQuote(out+".status"))
+		script := fmt.Sprintf("# %s:%d\n{ %s\n} >%s 2>&1 </dev/null\necho $? >%s\n", s.file, s.line, cmd, shellQuote(out+".out"), shellQuote(out+".status"))
 		if !s.transcript {
-			fmt.Fprintf(&script, "[ \"$(cat %s)\" = 0 ] || exit 0\n", shellQuote(out+".status"))
+			script += fmt.Sprintf("[ \"$(cat %s)\" = 0 ] || exit 0\n", shellQuote(out+".status"))
 		}
+		scripts[len(scripts)-1] += script
 	}
-	bash := exec.Command("bash", "--noprofile", "--norc", "-c", script.String())
-	bash.Dir = dir
-	bash.Env = append(os.Environ(), "TMPDIR="+tmp, "GOBIN="+gobin)
-	if out, err := bash.CombinedOutput(); err != nil {
-		t.Fatalf("bash: %v\n%s", err, out)
+	for bi, script := range scripts {
+		bash := exec.Command("bash", "--noprofile", "--norc", "-c", script)
+		bash.Dir, bash.Env = dir, env
+		if out, err := bash.CombinedOutput(); err != nil {
+			t.Fatalf("%v: bash: %v\n%s", ss[first[bi]], err, out)
+		}
 	}
 
 	for i, s := range ss {
@@ -185,26 +219,27 @@ func TestCommands(t *testing.T) {
 		out := filepath.Join(results, strconv.Itoa(i))
 		status, err := os.ReadFile(out + ".status")
 		if err != nil {
-			t.Fatalf("%v: did not run (the shell stopped before it)", s)
+			t.Errorf("%v: did not run (a command before it in its block failed)", s)
+			continue
 		}
 		output, _ := os.ReadFile(out + ".out")
 		code := strings.TrimSpace(string(status))
 		switch {
 		case !s.transcript && code != "0":
-			t.Fatalf("%v: exit status %s, want 0; the commands after it were not run. Its output ends:\n%s", s, code, tail(output, 40))
+			t.Errorf("%v: exit status %s, want 0; the commands after it in its block were not run. Its output ends:\n%s", s, code, tail(output, 40))
 		case s.transcript && s.want != "" && string(output) != s.want:
-			t.Errorf("%v: the output differs from the README's transcript (exit status %s)\n--- README\n%s--- got\n%s", s, code, s.want, output)
+			t.Errorf("%v: the output differs from the document's transcript (exit status %s)\n--- document\n%s--- got\n%s", s, code, s.want, output)
 		}
 	}
 
-	// The README's commands leave the tree as they found it, but for what
+	// The commands leave the tree as they found it, but for what
 	// .gitignore covers (bin/, dist/, conformance.xml, ...).
 	if out := gittest.Run(t, dir, "status", "--porcelain", "--untracked-files=all"); len(out) > 0 {
-		t.Errorf("the README's commands changed or created files that .gitignore does not cover (the README must say so and .gitignore cover them, or the commands must not write them):\n%s", out)
+		t.Errorf("the documents' commands changed or created files that .gitignore does not cover (the document must say so and .gitignore cover them, or the commands must not write them):\n%s", out)
 	}
 	// Walk-throughs remove the secret keys they make.
 	for _, k := range secretKeys(t, tmp) {
-		t.Errorf("the README's commands left a secret key behind: %s (a walk-through removes the keys it makes)", k)
+		t.Errorf("the documents' commands left a secret key behind: %s (a walk-through removes the keys it makes)", k)
 	}
 }
 
@@ -301,7 +336,7 @@ var exampleFile = filepath.Join(root, "catalog", "example_readme_test.go")
 // builds as printed.
 func TestGoExample(t *testing.T) {
 	var goBlocks []block
-	for _, b := range readmeBlocks(t) {
+	for _, b := range docBlocks(t, "README.md") {
 		if b.info == "go" {
 			goBlocks = append(goBlocks, b)
 		}
@@ -356,30 +391,61 @@ func TestGoExample(t *testing.T) {
 	}
 }
 
-// TestLayoutNamesEveryPackage: the README's Layout table names every
-// folder under internal/, so that a new package is described where a
-// newcomer looks.
+// TestLayoutNamesEveryPackage: docs/architecture.md's table names every
+// folder under internal/ and every top-level folder of the module, so that a
+// new one is described where a newcomer looks.
 func TestLayoutNamesEveryPackage(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	text, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, layout, ok := strings.Cut(string(text), "\n## Layout\n")
-	if !ok {
-		t.Fatal("README.md has no ## Layout section")
-	}
-	layout, _, _ = strings.Cut(layout, "\n## ")
-	dirs, err := filepath.Glob(filepath.Join(root, "internal", "*"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no folders under internal/ (%v)", err)
+	var dirs []string
+	for _, pattern := range []string{"*", filepath.Join("internal", "*")} {
+		m, err := filepath.Glob(filepath.Join(root, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, m...)
 	}
 	for _, d := range dirs {
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		rel, _ := filepath.Rel(root, d)
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() || strings.HasPrefix(filepath.Base(d), ".") || rel == "bin" {
 			continue
 		}
-		name := "`internal/" + filepath.Base(d) + "/`"
-		if !strings.Contains(layout, name) {
-			t.Errorf("README.md's Layout table does not name %s: add a row saying what it is for", name)
+		name := "`" + filepath.ToSlash(rel) + "/"
+		if !strings.Contains(string(text), name) {
+			t.Errorf("docs/architecture.md's table does not name %s: add a row saying whom it serves", name)
+		}
+	}
+}
+
+// userDocs are the documents written for users, not contributors: they
+// say what the program does, never which test or package checks it.
+var userDocs = []string{"README.md", "docs/cli.md", "docs/mcp.md", "docs/records.md", "docs/releasing.md", "docs/verifying.md"}
+
+// TestUserDocs: the README is short enough to finish (at most about 200
+// lines, the rest in docs/), and no user document names a test function or
+// an internal package outside its sample output.
+func TestUserDocs(t *testing.T) {
+	testName := regexp.MustCompile(`\bTest[A-Z]\w*|\binternal/`)
+	for _, name := range userDocs {
+		text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(text), "\n")
+		if name == "README.md" && len(lines) > 220 {
+			t.Errorf("README.md has %d lines, want at most about 200: move the detail to docs/ and link it", len(lines))
+		}
+		fenced := false
+		for i, line := range lines {
+			if strings.HasPrefix(line, "```") {
+				fenced = !fenced
+				continue
+			}
+			if m := testName.FindString(line); m != "" && !fenced {
+				t.Errorf("%s:%d: names %q: a user document says what is checked, not which test or package checks it", name, i+1, m)
+			}
 		}
 	}
 }
@@ -392,7 +458,7 @@ func TestLayoutNamesEveryPackage(t *testing.T) {
 func TestStepsByName(t *testing.T) {
 	number := regexp.MustCompile(`(?i)\bsteps? [0-9]`)
 	files := []string{"README.md", "CONTRIBUTING.md", "SECURITY.md"}
-	for _, pattern := range []string{"dist/*.md", "internal/release/verify/*.go", "internal/release/verify/*.sh"} {
+	for _, pattern := range []string{"docs/*.md", "dist/*.md", "internal/release/verify/*.go", "internal/release/verify/*.sh"} {
 		m, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pattern)))
 		if err != nil {
 			t.Fatal(err)

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "ports", "python"))
 
 import catalog_port  # noqa: E402,F401
 import catalogkit  # noqa: E402,F401
