@@ -21,10 +21,15 @@ import (
 // Protocol is the protocol version the runner speaks.
 const Protocol = "catalogkit-conformance/1"
 
-// Default timeouts of a [Port].
+// Default timeouts of a [Port]. The default call timeout grows with the
+// work: DefaultCallTimeout, and CallTimeoutPerMiB for each MiB of the
+// request lines the port was sent since its last reply, so that a port that
+// reads a 32 MiB line on a slow or busy machine is not taken for one that
+// does not answer.
 const (
 	DefaultStartupTimeout = 10 * time.Second
 	DefaultCallTimeout    = 5 * time.Second
+	CallTimeoutPerMiB     = time.Second
 )
 
 // MaxLine is the longest request line [Serve] reads.
@@ -128,7 +133,8 @@ type Port struct {
 	// Env, if not nil, is the port's environment.
 	Env []string
 	// StartupTimeout bounds the wait for the handshake, CallTimeout the wait
-	// for each reply. Zero means the default.
+	// for each reply. Zero means the default (for CallTimeout, one that
+	// grows with the lines sent: see [DefaultCallTimeout]).
 	StartupTimeout, CallTimeout time.Duration
 	// MaxReply is the longest line, in bytes, the runner reads from the
 	// port; a longer one is an ERROR, read no further. Zero means
@@ -140,6 +146,7 @@ type Port struct {
 	starts   int
 	noHello  bool       // a fresh session of the protocol level: no handshake
 	answered bool       // a fresh session has read its first line
+	pending  int64      // bytes of request lines written since the last line read
 	mu       sync.Mutex // guards proc and aborted against Abort
 	proc     *process
 	aborted  bool
@@ -361,7 +368,16 @@ func (p *Port) callTimeout() time.Duration {
 	if p.CallTimeout > 0 {
 		return p.CallTimeout
 	}
-	return DefaultCallTimeout
+	return DefaultCallTimeout + time.Duration(p.pending>>20)*CallTimeoutPerMiB
+}
+
+// timeoutText says what the call timeout was and how to change it, for a
+// TIMEOUT's message.
+func (p *Port) timeoutText(timeout time.Duration) string {
+	if p.CallTimeout > 0 {
+		return fmt.Sprintf("%v (--call-timeout)", timeout)
+	}
+	return fmt.Sprintf("%v (the default: %v, and %v for each MiB of the %d bytes sent since the last reply; --call-timeout sets it)", timeout, DefaultCallTimeout, CallTimeoutPerMiB, p.pending)
 }
 
 func (p *Port) startupTimeout() time.Duration {
@@ -532,13 +548,15 @@ func parseHello(line []byte) (PortInfo, error) {
 // call timeout is a TIMEOUT, one whose input is closed a CRASH.
 func (p *Port) write(b []byte, what string) *TransportError {
 	pr := p.proc
-	_ = pr.stdin.SetWriteDeadline(time.Now().Add(p.callTimeout()))
+	p.pending += int64(len(b))
+	timeout := p.callTimeout()
+	_ = pr.stdin.SetWriteDeadline(time.Now().Add(timeout))
 	_, err := pr.stdin.Write(b)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return p.fail(Timeout, fmt.Sprintf("the port did not read the %s (%d bytes) within the call timeout of %v: a port must read each line as it comes", what, len(b), p.callTimeout()))
+		return p.fail(Timeout, fmt.Sprintf("the port did not read the %s (%d bytes) within the call timeout of %s: a port must read each line as it comes", what, len(b), p.timeoutText(timeout)))
 	}
 	return p.fail(Crash, fmt.Sprintf("failed to write the %s: %v", what, err))
 }
@@ -565,13 +583,14 @@ func (p *Port) readLine(timeout time.Duration, what string) ([]byte, *TransportE
 				}
 				return nil, p.fail(Crash, p.eofMessage("before its "+what, l.err))
 			}
+			p.pending = 0
 			return l.line, nil
 		case <-done:
 			done, grace = nil, time.After(exitGrace)
 		case <-grace:
 			return nil, p.fail(Crash, fmt.Sprintf("port exited before its %s (%s) while a process it started still held its stdout open", what, exitText(pr.err)))
 		case <-timer.C:
-			return nil, p.fail(Timeout, fmt.Sprintf("no %s within %v", what, timeout))
+			return nil, p.fail(Timeout, fmt.Sprintf("no %s within %s", what, p.timeoutText(timeout)))
 		}
 	}
 }

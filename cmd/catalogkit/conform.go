@@ -48,7 +48,7 @@ func runConform(c *cli, args []string) int {
 	run := fs.String("run", "", "run only the cases whose id matches `REGEXP`")
 	format := fs.String("format", "text", "report `FORMAT`: text, json or junit")
 	startup := fs.Duration("startup-timeout", conformance.DefaultStartupTimeout, "how long to wait for a port's handshake")
-	call := fs.Duration("call-timeout", conformance.DefaultCallTimeout, "how long to wait for each reply of a port")
+	call := fs.Duration("call-timeout", 0, "how long to wait for each reply of a port (default: 5s, and 1s more for each MiB of the lines sent since the last reply)")
 	maxReply := sizeFlag(0)
 	fs.Var(&maxReply, "max-reply", "the longest reply line, in `BYTES` (65536, 64KiB, 8MiB; at most 1GiB), a port may send (default: "+
 		fmt.Sprint(conformance.ReplyMargin)+" times the longest expected reply, rounded up to a whole MiB: "+suiteMaxReply()+")")
@@ -69,7 +69,7 @@ func runConform(c *cli, args []string) int {
 	if !slices.Contains([]string{"text", "json", "junit"}, *format) {
 		return c.badUsage("unknown --format %q (want text, json or junit)", *format)
 	}
-	if *startup <= 0 || *call <= 0 {
+	if *startup <= 0 || flagSet(fs, "call-timeout") && *call <= 0 {
 		return c.badUsage("timeouts must be positive")
 	}
 	if maxReply > conformance.MaxReplyLimit {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -66,46 +67,47 @@ func TestConformFuzzSignal(t *testing.T) {
 		t.Skip(err)
 	}
 	env := append(os.Environ(), "CATALOGKIT_TEST_AS_MAIN=1")
-	var out []byte
-	// The port disagrees within its first dozen calls: a loaded machine
-	// may take longer than the first wait to make them.
-	for _, wait := range []time.Duration{2 * time.Second, 10 * time.Second, 30 * time.Second} {
-		cmd := exec.Command(exe, "conform", "--fuzz", "100000000", "--seed", "1", "--jobs", "2", "--fuzz-out", t.TempDir(), "--", exe, "broken-port")
-		cmd.Env = env
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(wait)
-		cmd.Process.Signal(syscall.SIGINT)
-		var ee *exec.ExitError
-		if err := cmd.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 130 {
-			t.Fatalf("conform --fuzz after SIGINT: %v, want exit status 130\n%s%s", err, stdout.Bytes(), stderr.Bytes())
-		}
-		if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stdout.String(), "before the interrupt") {
-			t.Fatalf("after SIGINT:\n%s%s\nwant how far the run got", stdout.Bytes(), stderr.Bytes())
-		}
-		if strings.Contains(stdout.String(), "CRASH") {
-			t.Errorf("the interrupt was taken for the port's crash:\n%s", stdout.Bytes())
-		}
-		if strings.Contains(stdout.String(), "DISAGREE call ") {
-			out = stdout.Bytes()
+	// The interrupt comes once the port has answered a few calls after
+	// its first wrong answer: the handler is installed (the port is
+	// started after it) and the runner has seen a disagreement, however
+	// slow the machine.
+	disagreed := filepath.Join(t.TempDir(), "disagreed")
+	cmd := exec.Command(exe, "conform", "--fuzz", "100000000", "--seed", "1", "--jobs", "2", "--fuzz-out", t.TempDir(), "--", exe, "broken-port")
+	cmd.Env = append(env, disagreedEnv+"="+disagreed)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(disagreed); err == nil {
 			break
 		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	if out == nil {
-		t.Fatal("no disagreement found before the interrupt, even after 30 s")
+	cmd.Process.Signal(syscall.SIGINT)
+	var ee *exec.ExitError
+	if err := cmd.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("conform --fuzz after SIGINT: %v, want exit status 130\n%s%s", err, stdout.Bytes(), stderr.Bytes())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stdout.String(), "before the interrupt") {
+		t.Fatalf("after SIGINT:\n%s%s\nwant how far the run got", stdout.Bytes(), stderr.Bytes())
+	}
+	if strings.Contains(stdout.String(), "CRASH") {
+		t.Errorf("the interrupt was taken for the port's crash:\n%s", stdout.Bytes())
+	}
+	out := stdout.Bytes()
+	if !bytes.Contains(out, []byte("DISAGREE call ")) {
+		t.Fatalf("no disagreement reported after the interrupt, though the port had answered wrong:\n%s", out)
 	}
 	m := regexp.MustCompile(`re-run: \S+ conform --fuzz (\d+) --seed 1 -- `).FindSubmatch(out)
 	if m == nil {
 		t.Fatalf("no re-run line:\n%s", out)
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(exe, "conform", "--fuzz", string(m[1]), "--seed", "1", "--fuzz-out", dir, "--", exe, "broken-port")
+	cmd = exec.Command(exe, "conform", "--fuzz", string(m[1]), "--seed", "1", "--fuzz-out", dir, "--", exe, "broken-port")
 	cmd.Env = env
 	again, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !bytes.Contains(again, []byte("wrote 1 case file(s)")) {
 		t.Errorf("the re-run line: %v\n%s\nwant the disagreement found again and its case written", err, again)
 	}

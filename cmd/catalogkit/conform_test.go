@@ -55,6 +55,8 @@ func TestConformWrongPort(t *testing.T) {
 	}
 	t.Setenv("CATALOGKIT_TEST_EMPTY_PORT", "1") // for the child only: TestMain has run
 	var stdout, stderr strings.Builder
+	// The default call timeout grows with the line: a 32 MiB line gets
+	// 37 s, which a loaded machine does not reach for a port that answers.
 	code := run([]string{"conform", "--", exe}, strings.NewReader(""), &stdout, &stderr)
 	out := stdout.String()
 	if code != 1 {

@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/catalogkit/catalogkit/internal/release/archive"
 	"github.com/catalogkit/catalogkit/internal/release/sign"
 	"github.com/catalogkit/catalogkit/internal/release/verify"
+	"github.com/catalogkit/catalogkit/internal/shared/termsafe"
 )
 
 const verifyExample = `
@@ -106,6 +108,12 @@ func runVerify(c *cli, args []string) int {
 	}
 	if !*asJSON {
 		opts.OnStep = verify.TextStream(c.stdout)
+		var mu sync.Mutex
+		opts.OnProgress = func(what string) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(c.stdout, "  %s\n", termsafe.Printable(what)) // package paths come from the archive
+		}
 		opts.OnExec = func(*verify.Report) {
 			io.WriteString(c.stdout, "  about to run code from the archive (go test, with an allow-listed environment)\n")
 		}
@@ -159,6 +167,8 @@ var failHints = map[archive.Code]failHint{
 	verify.CodeRebuildMismatch: {text: "the archive is not what that commit packs to: the report says how they differ (rebuild.diff with --json); check that DIR@REV is the release's commit and that this catalogkit's compressor version is the manifest's (catalogkit version)"},
 	verify.CodeRebuildRefused:  {text: "that commit is not a packable release tree: check that DIR is a clone of catalogkit and REV the release's commit"},
 	verify.CodeArchiveHash:     {text: "the archive is not the published one: download it again from the release page"},
+	verify.CodeCases:           {text: "the archive's test plan or its conformance cases are not what a release states (testdata/release-tests.json, and every case file's id run once): tell the maintainers; --no-exec checks everything else"},
+	verify.CodeTreeChanged:     {text: "do not use the kept tree: the archive's tests changed it while they ran without the sandbox; verify again without --sandbox off to keep an untouched tree"},
 	archive.CodeTooManyEntries: {text: limitsHint},
 	archive.CodeFileTooLarge:   {text: limitsHint},
 	archive.CodeTotalTooLarge:  {text: limitsHint},
@@ -175,7 +185,7 @@ var stepHint = map[string]string{
 	verify.StepExtract:  "do not unpack the archive: it is damaged or was not written by catalogkit pack; download it again, and tell the maintainers if the new copy fails too",
 	verify.StepManifest: "do not use the archive: its files are not the ones its manifest lists; download it again, and tell the maintainers if the new copy fails too",
 	verify.StepRepack:   "do not use the archive: its bytes are not what catalogkit pack makes of its files; download it again, and tell the maintainers if the new copy fails too",
-	verify.StepTests:    "the archive's own tests failed on this machine: their output is in the report above; --keep DIR keeps the extracted tree to run them again (go test ./catalog/... ./conformance/... ./records/...)",
+	verify.StepTests:    "the archive's own tests failed on this machine: their output is in the report above; --keep DIR keeps the extracted tree to run them again (go test -short with the packages of its testdata/release-tests.json)",
 }
 
 // parseWithOneArg parses flags before and after exactly one positional

@@ -188,11 +188,17 @@ func raceMissing() string {
 	return ""
 }
 
-// packages counts go test's result lines as they pass through.
+// packages counts go test's result lines as they pass through, and notes
+// a test binary's timeout: which tests were running, for how long.
 type packages struct {
 	partial []byte
 	ok      int
 	failed  []string
+	// timedOut is go test's "panic: test timed out after D" line, and
+	// running the tests it names after "running tests:".
+	timedOut string
+	running  []string
+	inList   bool
 }
 
 func (p *packages) Write(b []byte) (int, error) {
@@ -204,25 +210,45 @@ func (p *packages) Write(b []byte) (int, error) {
 		}
 		line := string(p.partial[:i])
 		p.partial = p.partial[i+1:]
-		if f := strings.Fields(line); len(f) >= 2 {
-			switch f[0] {
-			case "ok":
-				p.ok++
-			case "FAIL":
-				p.failed = append(p.failed, f[1])
-			}
-		}
+		p.line(line)
+	}
+}
+
+// line reads one line of go test's output. Only go test's own package lines
+// count ("ok  \tPKG" and "FAIL\tPKG", with a tab): a test's log may hold
+// lines that start with FAIL too (a conformance report's).
+func (p *packages) line(line string) {
+	switch {
+	case strings.HasPrefix(line, "ok  \t"):
+		p.ok++
+	case strings.HasPrefix(line, "FAIL\t"):
+		p.failed = append(p.failed, strings.Fields(line)[1])
+	case strings.HasPrefix(line, "panic: test timed out after "):
+		p.timedOut, p.running, p.inList = strings.TrimPrefix(line, "panic: test timed out after "), nil, false
+	case p.timedOut != "" && line == "running tests:":
+		p.inList = true
+	case p.inList && strings.HasPrefix(line, "\t"):
+		p.running = append(p.running, strings.TrimSpace(line))
+	default:
+		p.inList = false
 	}
 }
 
 func (p *packages) summary(status int) string {
-	if status == 0 {
+	switch {
+	case status == 130 || status == 143:
+		return fmt.Sprintf("INTERRUPTED (%s): the tests were stopped; %s had passed", map[int]string{130: "SIGINT", 143: "SIGTERM"}[status], plural(p.ok, "package"))
+	case status == 0:
 		return fmt.Sprintf("passed: %s tested", plural(p.ok, "package"))
 	}
-	if len(p.failed) == 0 {
-		return fmt.Sprintf("FAILED (exit status %d): %s passed before it stopped", status, plural(p.ok, "package"))
+	s := fmt.Sprintf("FAILED (exit status %d): %s passed before it stopped", status, plural(p.ok, "package"))
+	if len(p.failed) > 0 {
+		s = fmt.Sprintf("FAILED: %d of %d packages failed (%s)", len(p.failed), len(p.failed)+p.ok, strings.Join(p.failed, ", "))
 	}
-	return fmt.Sprintf("FAILED: %d of %d packages failed (%s)", len(p.failed), len(p.failed)+p.ok, strings.Join(p.failed, ", "))
+	if p.timedOut != "" {
+		s += fmt.Sprintf("; a test binary hit go test's timeout of %s while running %s: on a busy machine, try 'make test TEST_P=1' or a quieter machine, else look for a test that waits for something that never comes", p.timedOut, strings.Join(p.running, ", "))
+	}
+	return s
 }
 
 // skipped says how many checks were skipped, pointing at their WARNINGs.
@@ -245,16 +271,23 @@ func plural(n int, what string) string {
 
 func short(commit string) string { return commit[:min(len(commit), 12)] }
 
-// runCommand runs command with the skip report named in its environment and
-// returns its exit status. On SIGINT or SIGTERM it waits for the command,
-// which got the signal from the terminal or is sent it, and returns 130 or
-// 143.
+// stopGrace is how long the tests have to end after SIGINT or SIGTERM
+// before their whole process group is killed.
+var stopGrace = 5 * time.Second
+
+// runCommand runs command with the skip report named in its environment,
+// in a process group of its own, and returns its exit status. On SIGINT or
+// SIGTERM it passes the signal to the group, kills the group if it has not
+// ended stopGrace later (a test binary that ignores the signal), says so,
+// and returns 130 or 143.
 func runCommand(command []string, report string, stdout, stderr io.Writer) int {
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Stdin = os.Stdin
+	// No terminal: the tests' process group is not the terminal's
+	// foreground group, and must not stop on reading it.
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
 	cmd.Env = append(os.Environ(), skipreport.Env+"="+report)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -265,13 +298,23 @@ func runCommand(command []string, report string, stdout, stderr io.Writer) int {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var got os.Signal
+	var kill <-chan time.Time
 	for {
 		select {
 		case sig := <-sigs:
+			if got == nil {
+				fmt.Fprintf(stderr, "\ntestrun: %v: stopping the tests (their processes are killed in %v if they have not ended)\n", sig, stopGrace)
+				kill = time.After(stopGrace)
+			}
 			got = sig
-			cmd.Process.Signal(sig)
+			syscall.Kill(-cmd.Process.Pid, sig.(syscall.Signal))
+			continue
+		case <-kill:
+			fmt.Fprintf(stderr, "testrun: the tests had not ended %v after the signal: killed\n", stopGrace)
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			continue
 		case err := <-done:
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // whatever of the group is left
 			switch {
 			case got == os.Interrupt:
 				return 130

@@ -5,7 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/catalogkit/catalogkit/internal/testlib/gittest"
 )
@@ -33,9 +36,30 @@ var skipper = []string{"sh", "-c", `echo "pkg/x: 3 tests skipped: no Chromium; i
 
 func runOnce(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
+	// The command's output and testrun's own lines reach the same
+	// writers from two goroutines, as they reach a terminal.
+	var out, errb syncBuffer
 	code = run(args, &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// syncBuffer is a buffer two goroutines may write: only Write, so that
+// exec copies into it with Write, never with a ReadFrom that races.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func TestWarningsShowAndStampIsReused(t *testing.T) {
@@ -208,6 +232,16 @@ func TestSummaryLine(t *testing.T) {
 			reason: "a failure names the packages that failed",
 		},
 		{
+			name: "a report's FAIL lines", command: []string{"sh", "-c", `printf 'FAIL    fuzz.seed-1.call-5: outcome differs\nok  \tpkg/a\t0.1s\n'; exit 1`},
+			want:   "make test: FAILED (exit status 1): 1 package passed before it stopped",
+			reason: "only go test's own package lines (with a tab) count: a conformance report's FAIL lines name no package",
+		},
+		{
+			name: "timed out", command: []string{"sh", "-c", `printf 'ok  \tpkg/a\t0.1s\npanic: test timed out after 40m0s\nrunning tests:\n\tTestBrokenPorts (35m0s)\n\ngoroutine 1 [running]:\nFAIL\tpkg/b\t2400.1s\n'; exit 1`},
+			want:   "make test: FAILED: 1 of 2 packages failed (pkg/b); a test binary hit go test's timeout of 40m0s while running TestBrokenPorts (35m0s): on a busy machine, try 'make test TEST_P=1' or a quieter machine",
+			reason: "a timeout says which test ran how long, and what to try, after the goroutine dump",
+		},
+		{
 			name: "skip reported", command: skipper,
 			want:   "make test: passed: 0 packages tested, 1 check skipped (the WARNING above); recorded for",
 			reason: "skips are counted and point at their WARNINGs",
@@ -229,5 +263,39 @@ func TestSummaryLine(t *testing.T) {
 				t.Errorf("last line of stdout:\n%s\nwant it to start with:\n%s\n(%s)", last, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+// TestInterruptStopsStubbornTests: one SIGINT stops the tests even when a
+// test binary ignores it (its group is killed after stopGrace), and the
+// last line says INTERRUPTED, not FAILED.
+func TestInterruptStopsStubbornTests(t *testing.T) {
+	gitRepo(t)
+	defer func(g time.Duration) { stopGrace = g }(stopGrace)
+	stopGrace = 100 * time.Millisecond
+	started := filepath.Join(t.TempDir(), "started")
+	stubborn := []string{"sh", "-c", `trap "" INT; printf 'ok  \tpkg/a\t0.1s\n'; touch "` + started + `"; sleep 600`}
+	type result struct {
+		code     int
+		out, err string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errs := runOnce(t, append([]string{"--"}, stubborn...)...)
+		done <- result{code, out, errs}
+	}()
+	for {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	r := <-done
+	if r.code != 130 || !strings.Contains(r.out, "make test: INTERRUPTED (SIGINT): the tests were stopped; 1 package had passed") {
+		t.Errorf("exit %d, stdout %q; want 130 and the summary saying the run was interrupted", r.code, r.out)
+	}
+	if !strings.Contains(r.err, "killed") {
+		t.Errorf("stderr %q, stdout %q, want it to say the stubborn tests were killed", r.err, r.out)
 	}
 }

@@ -121,6 +121,7 @@ func (r *rerun) compile(patterns []string, gocache string) ([]testPkg, []testEve
 	}
 	var events []testEvent
 	for i := range pkgs {
+		r.progress("compiling the tests of %s (%d of %d)", pkgs[i].path, i+1, len(pkgs))
 		bin := filepath.Join(r.sc.bin, fmt.Sprintf("%d.test", i))
 		ev, err := r.events(spec, r.goBin, "test", "-c", "-json", "-o", bin, "./"+filepath.ToSlash(pkgs[i].dir))
 		events = append(events, ev...)
@@ -169,7 +170,9 @@ func (r *rerun) test(pkgs []testPkg) ([]testEvent, []*archive.Error) {
 			spec := &sbox.Spec{Dir: filepath.Join(work, p.dir), Writable: []string{work, r.sc.run}, ReadOnly: append([]string{r.sc.bin}, r.goroot()...), Env: env}
 			timeout := "-test.timeout=" + testBinaryTimeout(r.ctx).String()
 			args := slices.Concat([]string{"-t", "-p", p.path, p.bin}, flags, []string{timeout})
+			start := time.Now()
 			events[i], errs[i] = r.events(spec, test2json, args...)
+			r.progress("the tests of %s ended in %.1fs (%s)", p.path, time.Since(start).Seconds(), outcome(events[i], errs[i]))
 		})
 	}
 	wg.Wait()
@@ -183,6 +186,26 @@ func (r *rerun) test(pkgs []testPkg) ([]testEvent, []*archive.Error) {
 		}
 	}
 	return slices.Concat(events...), problems
+}
+
+// progress tells Options.OnProgress what the step is doing.
+func (r *rerun) progress(format string, args ...any) {
+	if f := r.v.opts.OnProgress; f != nil {
+		f(fmt.Sprintf(format, args...))
+	}
+}
+
+// outcome says how a package's run ended, for a progress line.
+func outcome(events []testEvent, err *archive.Error) string {
+	if err != nil {
+		return "could not run"
+	}
+	for i := len(events) - 1; i >= 0; i-- {
+		if e := events[i]; e.Test == "" && (e.Action == "pass" || e.Action == "fail") {
+			return map[string]string{"pass": "passed", "fail": "FAILED"}[e.Action]
+		}
+	}
+	return "no result"
 }
 
 // testBinaryTimeout is the -test.timeout of a test binary: what is left of

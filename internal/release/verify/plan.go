@@ -3,7 +3,9 @@ package verify
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -47,8 +49,10 @@ var (
 // Go test name, the case files a pattern inside the tree.
 func LoadPlan(tree string) (*TestPlan, *archive.Error) {
 	data, err := os.ReadFile(filepath.Join(tree, filepath.FromSlash(PlanFile)))
-	if err != nil {
-		return nil, errf(CodeCases, PlanFile, "the release states no test plan: %v", err)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errf(CodeCases, PlanFile, "the release states no test plan: it has no %s (a release packed before releases stated one; --no-exec checks everything but the tests)", PlanFile)
+	} else if err != nil {
+		return nil, ioErr(PlanFile, "reading the test plan", err)
 	}
 	var f planFile
 	dec := json.NewDecoder(bytes.NewReader(data))

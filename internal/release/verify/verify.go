@@ -70,6 +70,12 @@ type Options struct {
 	// from the archive, after OnStep has reported the steps before it.
 	OnExec func(r *Report)
 
+	// OnProgress, if set, is told what the tests step is doing while it
+	// runs (compiling a package's tests, a package's tests ended), so that a
+	// report can show that minutes of compiling and testing are work, not a
+	// hang. It may be called from several goroutines at once.
+	OnProgress func(what string)
+
 	// afterTests, if set, is called with the copy of the tree the tests
 	// ran in, before it is removed: tests of this package read what a
 	// hostile test wrote there.
