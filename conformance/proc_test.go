@@ -3,6 +3,8 @@
 package conformance
 
 import (
+	"github.com/catalogkit/catalogkit/conformance/internal/proc"
+
 	"errors"
 	"fmt"
 	"os"
@@ -111,8 +113,8 @@ func TestPortProcesses(t *testing.T) {
 			reason:     "a descendant that ignores SIGTERM is killed with the port",
 		},
 	}
-	namespaces := pidNamespaces
-	defer func() { pidNamespaces = namespaces }()
+	namespaces := proc.Namespaces
+	defer func() { proc.Namespaces = namespaces }()
 	for _, mode := range []struct {
 		name       string
 		namespaces func() error
@@ -124,7 +126,7 @@ func TestPortProcesses(t *testing.T) {
 			if err := mode.namespaces(); mode.name == "pid-namespace" && err != nil {
 				t.Skip("no PID namespace here:", err)
 			}
-			pidNamespaces = mode.namespaces
+			proc.Namespaces = mode.namespaces
 			portProcesses(t, cases, tests)
 		})
 	}

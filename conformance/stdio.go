@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"github.com/catalogkit/catalogkit/conformance/internal/proc"
+
 	"bufio"
 	"bytes"
 	"errors"
@@ -169,7 +171,7 @@ type process struct {
 // PortMarkerEnv is the environment variable the runner sets for a port's
 // process, with a value unique to that process. The port's descendants
 // inherit it: it is how the runner finds them at the end.
-const PortMarkerEnv = "CATALOGKIT_CONFORM_PORT"
+const PortMarkerEnv = proc.MarkerEnv
 
 var markers atomic.Int64
 
@@ -327,7 +329,7 @@ func (p *Port) Close() error {
 		select {
 		case <-pr.done:
 		case <-time.After(500 * time.Millisecond):
-			signalGroup(pr.cmd, sig)
+			proc.SignalGroup(pr.cmd, sig)
 		}
 	}
 	select {
@@ -350,8 +352,8 @@ func (p *Port) Abort() {
 	pr := p.proc
 	p.mu.Unlock()
 	if pr != nil {
-		signalGroup(pr.cmd, syscall.SIGKILL)
-		endDescendants(pr.marker, pr.cmd.Process.Pid)
+		proc.SignalGroup(pr.cmd, syscall.SIGKILL)
+		proc.EndDescendants(pr.marker, pr.cmd.Process.Pid)
 	}
 }
 
@@ -407,7 +409,7 @@ func (p *Port) start() error {
 		env = os.Environ()
 	}
 	cmd.Env = append(slices.Clip(env), PortMarkerEnv+"="+marker)
-	becomeSubreaper()
+	proc.BecomeSubreaper()
 	var pipes [6]*os.File // stdin, stdout, stderr: read and write ends
 	for i := 0; i < len(pipes); i += 2 {
 		var err error
@@ -426,7 +428,7 @@ func (p *Port) start() error {
 	aborted := p.aborted
 	var err error
 	if !aborted {
-		if err = startProcess(cmd); err == nil {
+		if err = proc.Start(cmd); err == nil {
 			p.proc = pr
 		}
 	}
@@ -623,7 +625,7 @@ func (p *Port) eofMessage(when string, err error) string {
 // new one) and returns the error with the tail of stderr.
 func (p *Port) fail(status Status, msg string) *TransportError {
 	pr := p.take()
-	signalGroup(pr.cmd, syscall.SIGKILL)
+	proc.SignalGroup(pr.cmd, syscall.SIGKILL)
 	pr.stdin.Close()
 	select {
 	case <-pr.done:
@@ -636,8 +638,8 @@ func (p *Port) fail(status Status, msg string) *TransportError {
 // end kills what is left of the process's group and descendants, then
 // stops reading its output.
 func (pr *process) end() {
-	signalGroup(pr.cmd, syscall.SIGKILL)
-	endDescendants(pr.marker, pr.cmd.Process.Pid)
+	proc.SignalGroup(pr.cmd, syscall.SIGKILL)
+	proc.EndDescendants(pr.marker, pr.cmd.Process.Pid)
 	select {
 	case <-pr.stderrDone:
 	case <-time.After(500 * time.Millisecond): // held by a process out of reach

@@ -1,4 +1,4 @@
-package conformance
+package proc
 
 import (
 	"bytes"
@@ -11,17 +11,17 @@ import (
 	"time"
 )
 
-// startProcess starts a port's process in its own process group and, where
+// Start starts a port's process in its own process group and, where
 // the kernel allows it, as the first process of its own PID namespace (in
 // a user namespace of its own when the runner is not root, mapping the
 // runner's user and group to themselves): when that process ends, the
 // kernel kills every process left in the namespace, whatever session or
 // group it moved to and whatever it did to its environment. Where the
-// kernel does not allow it, the marker sweep of endDescendants does the
+// kernel does not allow it, the marker sweep of EndDescendants does the
 // same, as far as it can.
-func startProcess(cmd *exec.Cmd) error {
-	setGroup(cmd)
-	if pidNamespaces() == nil {
+func Start(cmd *exec.Cmd) error {
+	SetGroup(cmd)
+	if Namespaces() == nil {
 		cmd.SysProcAttr.Cloneflags, cmd.SysProcAttr.Pdeathsig = namespaceFlags()
 		if os.Geteuid() != 0 {
 			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
@@ -42,12 +42,12 @@ func namespaceFlags() (uintptr, syscall.Signal) {
 	return syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID, syscall.SIGKILL
 }
 
-// pidNamespaces returns nil if a port's process can start in its own PID
+// Namespaces returns nil if a port's process can start in its own PID
 // namespace here, or the reason it cannot: the kernel refused to create
 // one (unprivileged user namespaces disabled, a seccomp filter, a
 // container). It tries once: a clone with the port's flags that then
-// fails to run "/", a folder.
-var pidNamespaces = sync.OnceValue(func() error {
+// fails to run "/", a folder. A test may replace it, to force the sweep.
+var Namespaces = sync.OnceValue(func() error {
 	flags, sig := namespaceFlags()
 	attr := &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: sig}
 	if os.Geteuid() != 0 {
@@ -67,20 +67,20 @@ var pidNamespaces = sync.OnceValue(func() error {
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER of prctl(2).
 const prSetChildSubreaper = 36
 
-// becomeSubreaper makes the runner a child subreaper: a process a port
+// BecomeSubreaper makes the runner a child subreaper: a process a port
 // started that loses its parent (a grandchild in a new session, say) becomes
 // the runner's child instead of init's, so the runner can reap it.
-var becomeSubreaper = sync.OnceFunc(func() {
+var BecomeSubreaper = sync.OnceFunc(func() {
 	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
 })
 
-// endDescendants kills every process whose environment holds the port's
+// EndDescendants kills every process whose environment holds the port's
 // marker, wherever it is (its group, another group, another session), and
 // reaps those that became the runner's children, as well as every zombie
 // child left of the port's process group (leader's), within sweepTime.
 // leader, the port's own process, is left to its exec.Cmd to reap.
-func endDescendants(marker string, leader int) {
-	want := []byte(PortMarkerEnv + "=" + marker + "\x00")
+func EndDescendants(marker string, leader int) {
+	want := []byte(MarkerEnv + "=" + marker + "\x00")
 	self := os.Getpid()
 	killed := map[int]bool{}
 	sweep(sweepTime, func() (busy bool) {
@@ -178,7 +178,7 @@ func processes() []int {
 // within about a second; elsewhere than on Linux it does nothing. It is the
 // last sweep of a program whose only children are ports (catalogkit conform
 // calls it before it exits): a descendant of a port that removed
-// [PortMarkerEnv] from its environment became the runner's child when its
+// [MarkerEnv] from its environment became the runner's child when its
 // parent died, the runner being a child subreaper.
 func EndChildren() {
 	self := os.Getpid()

@@ -1,21 +1,21 @@
 //go:build !linux
 
-package conformance
+package proc
 
 import "os/exec"
 
 // Without /proc and a child subreaper, the runner ends a port's process group
 // only (see proc_unix.go).
 
-func becomeSubreaper() {}
+func BecomeSubreaper() {}
 
-// startProcess starts a port's process in its own process group.
-func startProcess(cmd *exec.Cmd) error {
-	setGroup(cmd)
+// Start starts a port's process in its own process group.
+func Start(cmd *exec.Cmd) error {
+	SetGroup(cmd)
 	return cmd.Start()
 }
 
-func endDescendants(marker string, leader int) {}
+func EndDescendants(marker string, leader int) {}
 
 // EndChildren does nothing here: it ends the children of the calling process
 // on Linux only.
