@@ -10,15 +10,27 @@ import (
 	"testing"
 )
 
+// within reports whether the package path pkg is dir or below it.
+func within(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
+
+// product reports whether pkg is part of the product: every package of the
+// module but the tests' helpers and suites and the development programs.
+func product(pkg string) bool {
+	const module = "github.com/catalogkit/catalogkit"
+	return !within(pkg, module+"/internal/testlib") && !within(pkg, module+"/internal/suites") && !within(pkg, module+"/internal/dev")
+}
+
 // maxFileLines is the most lines a non-test Go file may have
 // (CONTRIBUTING.md, "Layers").
 const maxFileLines = 800
 
-// TestLayers holds the layering CONTRIBUTING.md states, on what `go list`
-// says each package imports (test files aside): catalog imports no package
-// of the module; no package but cmd/catalogkit, conformance's own and
-// internal/suites/fuzzgate imports conformance; and no non-test Go file is longer
-// than maxFileLines.
+// TestLayers holds the layering docs/architecture.md states, on what `go
+// list` says each package imports (test files aside): catalog imports no
+// package of the module; no package but cmd/catalogkit, conformance's own
+// and internal/suites/fuzzgate imports conformance; the product imports no
+// test helper, suite or development program; a shared helper imports only
+// shared helpers; the release kit depends on neither the MCP server nor the
+// records; and no non-test Go file is longer than maxFileLines.
 func TestLayers(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -50,6 +62,12 @@ func TestLayers(t *testing.T) {
 				t.Errorf("catalog imports %s: the core imports nothing of the module", imp)
 			case (imp == conformance || strings.HasPrefix(imp, conformance+"/")) && !may(pkg):
 				t.Errorf("%s imports %s: below cmd/, only internal/suites/fuzzgate (and tests) may import the conformance suite", pkg, imp)
+			case product(pkg) && (within(imp, module+"/internal/testlib") || within(imp, module+"/internal/suites") || within(imp, module+"/internal/dev")):
+				t.Errorf("%s imports %s: the product imports no test helper, test suite or development program (docs/architecture.md)", pkg, imp)
+			case within(pkg, module+"/internal/shared") && strings.HasPrefix(imp, module+"/") && !within(imp, module+"/internal/shared"):
+				t.Errorf("%s imports %s: a shared helper imports nothing of the module but other shared helpers", pkg, imp)
+			case within(pkg, module+"/internal/release") && (within(imp, module+"/internal/mcpserve") || within(imp, module+"/records")):
+				t.Errorf("%s imports %s: the release kit does not depend on the MCP server or the records", pkg, imp)
 			}
 		}
 	}
