@@ -18,6 +18,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/catalogkit/catalogkit/catalog"
+
 	"github.com/catalogkit/catalogkit/internal/testlib/gittest"
 )
 
@@ -491,5 +493,34 @@ func TestStepsByName(t *testing.T) {
 	}
 	if read < 5 {
 		t.Fatalf("read %d files; want README.md, dist/*.md and internal/release/verify's sources", read)
+	}
+}
+
+// TestREADMECodes: the README's contract screen names exactly the
+// contract's error codes, catalog.Codes, in its order.
+func TestREADMECodes(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, screen, ok := strings.Cut(string(text), "\n## The contract in one screen\n")
+	if !ok {
+		t.Fatal("README.md has no contract screen")
+	}
+	screen, _, _ = strings.Cut(screen, "\n## ")
+	_, screen, ok = strings.Cut(screen, "The codes:")
+	if !ok {
+		t.Fatal("the README's contract screen has no list after \"The codes:\"")
+	}
+	var got []string
+	for _, m := range regexp.MustCompile("`([A-Z][A-Z_]+)`").FindAllStringSubmatch(screen, -1) {
+		got = append(got, m[1])
+	}
+	var want []string
+	for _, c := range catalog.Codes {
+		want = append(want, string(c))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the README's contract screen names other codes than catalog.Codes (-want +got):\n%s", diff)
 	}
 }
