@@ -76,16 +76,9 @@ func TestVerifySignalHeldOutput(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			for deadline := time.Now().Add(5 * time.Minute); !found(tmp, startedMarker); time.Sleep(50 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatalf("the archive's tests did not start\n%s\n%s", stdout.String(), stderr.String())
-				}
-			}
+			done := waitStarted(t, cmd, tmp, &stdout, &stderr)
 			cmd.Process.Signal(tt.sig)
 			signalled := time.Now()
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
 			select {
 			case <-done:
 				t.Logf("verify --sandbox %s ended %v after %v", tt.sandbox, time.Since(signalled), tt.sig)

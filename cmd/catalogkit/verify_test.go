@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/catalogkit/catalogkit/internal/release/verify"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -60,6 +62,12 @@ func TestConformance(t *testing.T) {
 	for i := 1; i <= 21; i++ {
 		files[fmt.Sprintf("conformance/cases/c%02d.json", i)] = fmt.Sprintf("{\"id\": \"c%02d\"}\n", i)
 	}
+	// The repository's own test plan, as a release states it.
+	plan, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(verify.PlanFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[verify.PlanFile] = string(plan)
 	for name, data := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -68,6 +76,24 @@ func TestConformance(t *testing.T) {
 		}
 	}
 	return dir
+}
+
+// waitStarted waits until a test of the archive that cmd verifies has
+// started (its marker is under tmp), however long compiling takes, and
+// fails at once if verify ended first. It returns the channel that gets
+// cmd's Wait.
+func waitStarted(t *testing.T, cmd *exec.Cmd, tmp string, stdout, stderr *bytes.Buffer) <-chan error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for !found(tmp, startedMarker) {
+		select {
+		case err := <-done:
+			t.Fatalf("verify ended (%v) before the archive's tests started\n%s\n%s", err, stdout.String(), stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return done
 }
 
 // release packs a release tree into a dist directory and returns the
@@ -252,22 +278,9 @@ func TestVerifyInterrupt(t *testing.T) {
 	}
 	// Wait until a test from the archive runs (after compiling the standard
 	// library into an empty cache).
-	deadline := time.Now().Add(5 * time.Minute)
-	for {
-		if found(tmp, startedMarker) {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the archive's tests did not start\n%s\n%s", stdout.String(), stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	time.Sleep(500 * time.Millisecond)
+	done := waitStarted(t, cmd, tmp, &stdout, &stderr)
 	cmd.Process.Signal(syscall.SIGINT)
 	signalled := time.Now()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
 		t.Logf("catalogkit ended %v after SIGINT", time.Since(signalled))
