@@ -5,16 +5,20 @@ package catalog
 // function-level [Discover] and [ValidateArguments] on the same catalog. A
 // Catalog is immutable and safe for concurrent use.
 type Catalog struct {
+	format   int // 1 or 2
 	tools    []compiledTool
 	byName   map[string]int   // tool name → index in tools
 	families map[string][]int // family → indices of its enabled tools, in order
 	enabled  []int            // indices of all enabled tools, in order
+	// about holds a format-2 catalog's family descriptions.
+	about map[string]string
 }
 
 type compiledTool struct {
 	desc    Description
 	enabled bool
-	shape   *shape
+	shape   *shape      // format 1
+	schema  *schemaNode // format 2
 }
 
 // Parse reads a catalog from JSON text with [ParseJSON] and compiles it. It
@@ -37,11 +41,15 @@ func Parse(data []byte) (*Catalog, error) {
 // Compile validates a whole catalog, in the order the package documentation
 // gives, and compiles it for fast queries.
 func Compile(catalog Value) (*Catalog, error) {
+	if formatOf(catalog) == 2 {
+		return compile2(catalog)
+	}
 	names, err := checkCatalog(catalog)
 	if err != nil {
 		return nil, err
 	}
 	c := &Catalog{
+		format:   1,
 		tools:    make([]compiledTool, catalog.Len()),
 		byName:   names,
 		families: make(map[string][]int),
@@ -62,6 +70,52 @@ func Compile(catalog Value) (*Catalog, error) {
 		i++
 	}
 	return c, nil
+}
+
+// compile2 compiles a format-2 catalog.
+func compile2(catalog Value) (*Catalog, error) {
+	c2, names, err := checkCatalog2(catalog)
+	if err != nil {
+		return nil, err
+	}
+	c := &Catalog{format: 2, tools: make([]compiledTool, len(c2.tools)), byName: names, families: make(map[string][]int), about: c2.families}
+	for i, t := range c2.tools {
+		c.tools[i] = compiledTool{desc: t.desc, enabled: t.enabled, schema: t.schema}
+		fam := c.families[t.desc.Family]
+		if t.enabled {
+			fam = append(fam, i)
+			c.enabled = append(c.enabled, i)
+		}
+		c.families[t.desc.Family] = fam
+	}
+	return c, nil
+}
+
+// Format returns the catalog's format: 1 (an array of tools) or 2 (an
+// object whose format is [Format2]).
+func (c *Catalog) Format() int { return c.format }
+
+// FamilyDescription returns the description a format-2 catalog gives a
+// family, and false when it gives none.
+func (c *Catalog) FamilyDescription(family string) (string, bool) {
+	d, ok := c.about[family]
+	return d, ok
+}
+
+// isName checks a tool name given to a call: a label in format 1, a
+// format-2 tool name in format 2.
+func (c *Catalog) isName(name string) bool {
+	if c.format == 2 {
+		return IsToolName2(name)
+	}
+	return IsLabel(name)
+}
+
+func (c *Catalog) nameError(name string) error {
+	if c.format == 2 {
+		return toolName2Error("name", stringValue(name))
+	}
+	return labelError("name", "tool name", stringValue(name))
 }
 
 // Discover returns the descriptions of the enabled tools of a family, in
@@ -96,8 +150,8 @@ func (c *Catalog) DiscoverTool(family, name string) ([]Description, error) {
 	if !IsLabel(family) {
 		return nil, labelError("family", "family", stringValue(family))
 	}
-	if !IsLabel(name) {
-		return nil, labelError("name", "tool name", stringValue(name))
+	if !c.isName(name) {
+		return nil, c.nameError(name)
 	}
 	if err := c.checkFamily(family); err != nil {
 		return nil, err
@@ -121,14 +175,19 @@ func (c *Catalog) DiscoverTool(family, name string) ([]Description, error) {
 // over maxLength code points, an integer literal with a fraction or exponent,
 // a boolean that is not true or false).
 func (c *Catalog) ValidateArguments(name string, arguments Value) (*Validation, error) {
-	if !IsLabel(name) {
-		return nil, labelError("name", "tool name", stringValue(name))
+	if !c.isName(name) {
+		return nil, c.nameError(name)
 	}
 	t, err := c.lookup(all, name)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.shape.check(arguments); err != nil {
+	if t.schema != nil {
+		err = t.schema.checkArguments(arguments)
+	} else {
+		err = t.shape.check(arguments)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return &Validation{Name: name, Arguments: arguments}, nil
@@ -168,6 +227,9 @@ func notAvailable(family, name string) error {
 // Absent) or [Catalog.DiscoverTool] (name given) return. family and a given
 // name must be strings that are labels; anything else is [InvalidLabel].
 func Discover(catalog, family, name Value) ([]Description, error) {
+	if formatOf(catalog) == 2 {
+		return discover2(catalog, family, name)
+	}
 	if _, err := checkCatalog(catalog); err != nil {
 		return nil, err
 	}
@@ -211,6 +273,16 @@ func toolMatches(tool Value, family string, name Value) bool {
 // [Catalog.ValidateArguments] returns. A name that is Absent or not a string
 // is [InvalidLabel].
 func ValidateArguments(catalog, name, arguments Value) (*Validation, error) {
+	if formatOf(catalog) == 2 {
+		c, err := compile2(catalog)
+		if err != nil {
+			return nil, err
+		}
+		if name.Kind() != String {
+			return nil, toolName2Error("name", name)
+		}
+		return c.ValidateArguments(name.text(), arguments)
+	}
 	names, err := checkCatalog(catalog)
 	if err != nil {
 		return nil, err
@@ -227,4 +299,23 @@ func ValidateArguments(catalog, name, arguments Value) (*Validation, error) {
 		return nil, err
 	}
 	return &Validation{Name: name.text(), Arguments: arguments}, nil
+}
+
+// discover2 is Discover on a format-2 catalog: compiled, then asked, with
+// the function-level form's rules for parameters that are not strings.
+func discover2(catalog, family, name Value) ([]Description, error) {
+	c, err := compile2(catalog)
+	if err != nil {
+		return nil, err
+	}
+	if !isLabelValue(family) {
+		return nil, labelError("family", "family", family)
+	}
+	if name.Kind() == Absent {
+		return c.Discover(family.text())
+	}
+	if name.Kind() != String {
+		return nil, toolName2Error("name", name)
+	}
+	return c.DiscoverTool(family.text(), name.text())
 }

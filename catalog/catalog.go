@@ -21,7 +21,30 @@ type Description struct {
 	Effect string // "read" or "change"
 	// InputSchema is the schema that [Catalog.ValidateArguments] checks
 	// arguments against: description and check come from this one value.
+	// It is that of a format-1 tool; a format-2 tool's is InputSchema2.
 	InputSchema Schema
+
+	// A format-2 tool's title ("" when it has none), description and MCP
+	// annotations (nil when it has none, in the catalog's order).
+	Title string
+	Text  string
+	Hints []Hint
+	// schema is a format-2 tool's input schema as the catalog writes it
+	// (Absent for a format-1 tool): what discovery returns and what
+	// validation checks are compiled from this one value.
+	schema Value
+}
+
+// InputSchema2 returns a format-2 tool's input schema as the catalog writes
+// it, and false for a format-1 tool.
+func (d Description) InputSchema2() (Value, bool) { return d.schema, d.schema.Kind() != Absent }
+
+// Format returns the format of the catalog the tool comes from: 1 or 2.
+func (d Description) Format() int {
+	if d.schema.Kind() != Absent {
+		return 2
+	}
+	return 1
 }
 
 // Schema is a tool's input schema: an object with exactly the properties
@@ -59,6 +82,9 @@ type Validation struct {
 func (d Description) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
 
 func (d Description) appendJSON(b []byte) []byte {
+	if d.schema.Kind() != Absent {
+		return d.appendJSON2(b)
+	}
 	b = append(b, `{"name":`...)
 	b = appendString(b, d.Name)
 	b = append(b, `,"family":`...)
@@ -98,10 +124,45 @@ func (v Validation) MarshalJSON() ([]byte, error) {
 	return append(b, `,"shape_valid":true,"authorized":false,"executed":false}`...), nil
 }
 
-// clone returns a copy of d that shares no memory with it.
+// appendJSON2 writes a format-2 tool's description: name, family, effect,
+// title (when given), description, inputSchema as the catalog writes it,
+// annotations (when given), executes.
+func (d Description) appendJSON2(b []byte) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, d.Name)
+	b = append(b, `,"family":`...)
+	b = appendString(b, d.Family)
+	b = append(b, `,"effect":`...)
+	b = appendString(b, d.Effect)
+	if d.Title != "" {
+		b = append(b, `,"title":`...)
+		b = appendString(b, d.Title)
+	}
+	b = append(b, `,"description":`...)
+	b = appendString(b, d.Text)
+	b = append(b, `,"inputSchema":`...)
+	b = d.schema.appendJSON(b, -1)
+	if d.Hints != nil {
+		b = append(b, `,"annotations":{`...)
+		for i, h := range d.Hints {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, h.Name)
+			b = append(b, ':')
+			b = strconv.AppendBool(b, h.Value)
+		}
+		b = append(b, '}')
+	}
+	return append(b, `,"executes":false}`...)
+}
+
+// clone returns a copy of d that shares no memory with it (a schema Value
+// is immutable, so it is shared).
 func (d Description) clone() Description {
 	d.InputSchema.Properties = slices.Clone(d.InputSchema.Properties)
 	d.InputSchema.Required = slices.Clone(d.InputSchema.Required)
+	d.Hints = slices.Clone(d.Hints)
 	return d
 }
 

@@ -114,6 +114,81 @@
 // one value ([Description.InputSchema]), so they cannot drift apart. The
 // grammar is deliberately small: no nested objects, no formats, no ranges.
 //
+// # Format 2
+//
+// A catalog that is an object with a member "format" is format 2, whose
+// format must be [Format2] ("catalogkit/2"); an array is format 1, and
+// anything else is refused as format 1 refuses it (C1). Format 2 gives each
+// tool a description (and an optional title and MCP annotations), each
+// family an optional description, and an input schema that is a JSON Schema
+// (2020-12, or draft-07 where the two mean the same) restricted to an exact
+// subset. Its tool names match ^[A-Za-z][A-Za-z0-9._-]{0,127}$
+// ([IsToolName2]); families are labels. The catalog is checked in order:
+//
+//   - G1. format is "catalogkit/2" and the object has no member but format,
+//     tools and families: [InvalidCatalog]
+//   - G2. tools is an array of at most 1000 tools: [InvalidCatalog]
+//   - G3. families, when present, maps labels ([InvalidLabel]) to objects of
+//     exactly one member, description, a string of at most 8192 code points
+//     ([InvalidMetadata])
+//   - G4. for each tool: it is an object of the keys name, family, effect,
+//     enabled, description, inputSchema, and optionally title and
+//     annotations: [InvalidFields]
+//   - G5. name is a tool name, then family is a label: [InvalidLabel]
+//   - G6. name is used by an earlier tool: [DuplicateTool]
+//   - G7. effect, enabled, description (a string of at most 8192 code
+//     points), title (at most 256), annotations (readOnlyHint,
+//     destructiveHint, idempotentHint, openWorldHint, each a boolean):
+//     [InvalidMetadata]
+//   - G8. inputSchema is a schema of the subset whose root is an object
+//     that is not nullable: [InvalidSpec], at the keyword's path
+//
+// A schema is checked in order, its subschemas in turn:
+//
+//   - K1. it is an object, at most [MaxSchemaDepth] levels deep:
+//     [InvalidSpec]
+//   - K2. each member, in the order written, is a keyword of the subset
+//     (type, anyOf, enum, const, minLength, maxLength, minimum, maximum,
+//     exclusiveMinimum, exclusiveMaximum, items, minItems, maxItems,
+//     properties, required, additionalProperties, and the annotations
+//     description, title, default, examples, format, and $schema at the
+//     root): pattern, $ref, oneOf, allOf, not, if, patternProperties and
+//     the rest are [InvalidSpec]
+//   - K3. exactly one of type (a type name, or [T, "null"]) and anyOf
+//     ([SCHEMA, {"type": "null"}] in either order, a nullable value, with
+//     only annotations beside it): [InvalidSpec]
+//   - K4. each keyword applies to the type; an object schema says
+//     "additionalProperties": false and an array schema gives items:
+//     [InvalidSpec]
+//   - K5. the values: bounds are numbers, lengths and counts integers from
+//     0 to [MaxBound], no minimum over its maximum; items; properties (at
+//     most [MaxProperties], names ^[A-Za-z_][A-Za-z0-9_.-]{0,63}$); required
+//     (distinct properties); additionalProperties false; enum (1 to
+//     [MaxEnum] distinct values fitting the schema), const and default
+//     fitting the schema; the annotations' types and lengths:
+//     [InvalidSpec]
+//
+// Discovery runs D1 to D6 with G1 to G8 and the tool-name rule; a
+// description is name, family, effect, title (when given), description,
+// inputSchema as the catalog writes it, annotations (when given) and
+// executes. Validation runs V1 to V3, then:
+//
+//   - W1. arguments is not an object: [InvalidArgumentKeys]
+//   - W2. the arguments are checked against the input schema depth first,
+//     W3 to W8 for each value; the first failure decides
+//   - W3. null fits a nullable schema only: [InvalidArgumentValue]
+//   - W4. the type (an integer is an integer literal, of any magnitude):
+//     [InvalidArgumentValue]
+//   - W5. enum and const, comparing by value and kind: [InvalidArgumentValue]
+//   - W6. a string's length in code points, a number's bounds by exact
+//     decimal value: [InvalidArgumentValue]
+//   - W7. an array's count ([InvalidArgumentValue]), then each element in
+//     index order
+//   - W8. an object's keys in the order written (an unknown key is
+//     [InvalidArgumentKeys] at its path), then the required keys in the
+//     order of required ([InvalidArgumentKeys]), then each property's value
+//     in the schema's order
+//
 // # JSON text
 //
 // [ParseJSON] reads JSON text strictly (J1 to J9), for callers that hold

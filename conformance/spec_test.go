@@ -303,7 +303,8 @@ func readCatalogDoc(t *testing.T) (steps []string, codes map[string][]string, li
 func TestSpecAgreesWithCatalogDoc(t *testing.T) {
 	d := readSpec(t)
 	docSteps, docCodes, linked := readCatalogDoc(t)
-	for _, op := range []struct{ prefix, name string }{{"C", "catalog validation"}, {"D", "discover"}, {"V", "validate_arguments"}} {
+	for _, op := range []struct{ prefix, name string }{{"C", "catalog validation"}, {"D", "discover"}, {"V", "validate_arguments"},
+		{"G", "format 2's catalog validation"}, {"K", "format 2's schema subset"}, {"W", "format 2's validate_arguments"}} {
 		var specIDs, docIDs []string
 		for _, id := range d.steps {
 			if strings.HasPrefix(id, op.prefix) {
