@@ -68,6 +68,14 @@
 //
 // and the SHA-256 of each line without its newline (TestMCPDigestJQ does).
 //
+// A format-2 tool's canonical form has the members name, family, effect,
+// enabled, title (when given), description, annotations (when given) and
+// inputSchema in that order, each value written as the catalog writes it
+// (members in their order, numbers as their literals, no white space): the
+// digest covers the description and the annotations, where a poisoned tool
+// would hide its instructions, so a changed description is
+// STALE_DEFINITION.
+//
 // # Trusted source and reload
 //
 // With keys ([Load]), the catalog is served only if FILE.minisig verifies

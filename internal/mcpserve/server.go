@@ -129,6 +129,10 @@ func (s *Server) swap(snap *Snapshot) {
 func Instructions(snap *Snapshot) string {
 	var fams []string
 	for _, f := range snap.families {
+		if f.Description != "" {
+			fams = append(fams, fmt.Sprintf("%s (%d enabled: %s)", f.Name, f.Enabled, f.Description))
+			continue
+		}
 		fams = append(fams, fmt.Sprintf("%s (%d enabled)", f.Name, f.Enabled))
 	}
 	return "This server holds a catalog of tool definitions; it never runs a tool. " +

@@ -29,10 +29,12 @@ type Snapshot struct {
 	families []Family          // in catalog order of first appearance
 }
 
-// A Family is one family of the catalog and how many enabled tools it has.
+// A Family is one family of the catalog, how many enabled tools it has,
+// and its description (format 2; "" when it has none).
 type Family struct {
-	Name    string
-	Enabled int
+	Name        string
+	Enabled     int
+	Description string
 }
 
 // SHA256 returns the lower-case hex SHA-256 of the catalog file's bytes.
@@ -99,19 +101,28 @@ func NewSnapshot(data []byte, signer string) (*Snapshot, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(data)
-	s := &Snapshot{cat: cat, sha256: hex.EncodeToString(sum[:]), signer: signer, digests: make(map[string]string, v.Len())}
+	tools := v
+	if cat.Format() == 2 {
+		tools = lookup(v, "tools")
+	}
+	s := &Snapshot{cat: cat, sha256: hex.EncodeToString(sum[:]), signer: signer, digests: make(map[string]string, tools.Len())}
 	index := map[string]int{}
 	var buf []byte
-	for i := range v.Len() {
-		tool := v.Index(i)
+	for i := range tools.Len() {
+		tool := tools.Index(i)
 		name, family := str(tool, "name"), str(tool, "family")
-		buf = appendCanonical(buf[:0], tool)
+		if cat.Format() == 2 {
+			buf = appendCanonical2(buf[:0], tool)
+		} else {
+			buf = appendCanonical(buf[:0], tool)
+		}
 		s.digests[name] = digestOf(buf)
 		j, ok := index[family]
 		if !ok {
 			j = len(s.families)
 			index[family] = j
-			s.families = append(s.families, Family{Name: family})
+			about, _ := cat.FamilyDescription(family)
+			s.families = append(s.families, Family{Name: family, Description: about})
 		}
 		if on, _ := lookup(tool, "enabled").Bool(); on {
 			s.families[j].Enabled++
@@ -168,6 +179,38 @@ func appendCanonical(b []byte, tool catalog.Value) []byte {
 		b = append(b, '}')
 	}
 	return append(b, "}}"...)
+}
+
+// appendCanonical2 is the canonical form of a format-2 tool definition: JSON
+// with no white space, the members name, family, effect, enabled, title
+// (when given), description, annotations (when given) and inputSchema in
+// that order, each value written as the catalog writes it (members in
+// their order, numbers as their literals). It covers the description and
+// the annotations, where a poisoned tool would hide its instructions, and
+// the whole schema.
+func appendCanonical2(b []byte, tool catalog.Value) []byte {
+	b = append(b, `{"name":`...)
+	b = catalog.AppendQuote(b, str(tool, "name"))
+	b = append(b, `,"family":`...)
+	b = catalog.AppendQuote(b, str(tool, "family"))
+	b = append(b, `,"effect":`...)
+	b = catalog.AppendQuote(b, str(tool, "effect"))
+	enabled, _ := lookup(tool, "enabled").Bool()
+	b = append(b, `,"enabled":`...)
+	b = strconv.AppendBool(b, enabled)
+	if t, ok := tool.Lookup("title"); ok {
+		b = append(b, `,"title":`...)
+		b = append(b, t.String()...)
+	}
+	b = append(b, `,"description":`...)
+	b = append(b, lookup(tool, "description").String()...)
+	if a, ok := tool.Lookup("annotations"); ok {
+		b = append(b, `,"annotations":`...)
+		b = append(b, a.String()...)
+	}
+	b = append(b, `,"inputSchema":`...)
+	b = append(b, lookup(tool, "inputSchema").String()...)
+	return append(b, '}')
 }
 
 func lookup(v catalog.Value, key string) catalog.Value {
