@@ -176,7 +176,9 @@
 //   - W1. arguments is not an object: [InvalidArgumentKeys]
 //   - W2. the arguments are checked against the input schema depth first,
 //     W3 to W8 for each value; the first failure decides
-//   - W3. null fits a nullable schema only: [InvalidArgumentValue]
+//   - W3. null fits a nullable schema only: [InvalidArgumentValue]; under
+//     type [T, "null"] it must still pass W5 (an enum without null refuses
+//     it), under anyOf [S, {"type": "null"}] S's enum and const do not apply
 //   - W4. the type (an integer is an integer literal, of any magnitude):
 //     [InvalidArgumentValue]
 //   - W5. enum and const, comparing by value and kind: [InvalidArgumentValue]

@@ -135,6 +135,33 @@ func TestFormat2Validate(t *testing.T) {
 	}
 }
 
+// TestFormat2NullAndEnum: under type [T, "null"] null must still be in the
+// enum, as JSON Schema has it; under anyOf [S, {"type": "null"}] the enum is
+// S's and null is the other branch (found by the differential test against
+// an independent validator).
+func TestFormat2NullAndEnum(t *testing.T) {
+	c := mustParse2(t, `{"format":"catalogkit/2","tools":[{"name":"t","family":"f","effect":"read","enabled":true,"description":"",
+	 "inputSchema":{"type":"object","properties":{
+	   "a":{"type":["string","null"],"enum":["x","y"]},
+	   "b":{"type":["string","null"],"enum":["x",null]},
+	   "c":{"anyOf":[{"type":"string","enum":["x"]},{"type":"null"}]}},"additionalProperties":false}}]}`)
+	for _, tt := range []struct {
+		args string
+		code Code
+	}{
+		{`{"a":null}`, InvalidArgumentValue},
+		{`{"b":null}`, ""},
+		{`{"c":null}`, ""},
+		{`{"c":"y"}`, InvalidArgumentValue},
+	} {
+		args, _ := ParseJSON([]byte(tt.args))
+		_, err := c.ValidateArguments("t", args)
+		if codeOf(t, err) != tt.code {
+			t.Errorf("%s: %v, want %q", tt.args, err, tt.code)
+		}
+	}
+}
+
 // TestFormat2Refused: each catalog outside format 2's rules is refused
 // with its code at the path of what is wrong.
 func TestFormat2Refused(t *testing.T) {

@@ -34,6 +34,10 @@ var typeArticles = [...]string{"", "a string", "an integer", "a number", "a bool
 type schemaNode struct {
 	typ      schemaType
 	nullable bool
+	// nullSkips is set for anyOf [S, {"type": "null"}]: null is the other
+	// branch, and S's enum and const do not apply to it. Under type
+	// [T, "null"] they do, as JSON Schema has it.
+	nullSkips bool
 	enum     []Value // nil when the schema has none
 	constant *Value
 	// Numbers: each bound's literal and value, nil when absent.
@@ -280,7 +284,7 @@ func compileAnyOf(v, anyOf Value, path string, depth int) (*schemaNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.nullable = true
+	n.nullable, n.nullSkips = true, true
 	return n, nil
 }
 

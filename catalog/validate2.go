@@ -25,14 +25,17 @@ func valueErr(path, format string, args ...any) error {
 // required one) and then its properties' values in the schema's order. The
 // first failure decides.
 func (n *schemaNode) check(v Value, path string) error {
-	// W2: null.
+	// W3: null.
 	if v.Kind() == Null {
-		if n.nullable {
+		switch {
+		case !n.nullable:
+			return valueErr(path, "value is null, want %s", n.describeType())
+		case n.nullSkips:
 			return nil
 		}
-		return valueErr(path, "value is null, want %s", n.describeType())
+		return n.checkEnum(v, path)
 	}
-	// W3: the type.
+	// W4: the type.
 	ok := false
 	switch n.typ {
 	case typeString:
@@ -54,14 +57,10 @@ func (n *schemaNode) check(v Value, path string) error {
 		}
 		return valueErr(path, "value is %s, want %s", brief(v), n.describeType())
 	}
-	// W4: enum and const.
-	if n.enum != nil && !containsValue(n.enum, v) {
-		return valueErr(path, "value is %s, want one of %s", brief(v), listValues(n.enum))
+	if err := n.checkEnum(v, path); err != nil {
+		return err
 	}
-	if n.constant != nil && !equalValues(*n.constant, v) {
-		return valueErr(path, "value is %s, want %s", brief(v), brief(*n.constant))
-	}
-	// W5 to W8: by type.
+	// W6 to W8: by type.
 	switch n.typ {
 	case typeString:
 		return n.checkString(v, path)
@@ -71,6 +70,17 @@ func (n *schemaNode) check(v Value, path string) error {
 		return n.checkArray(v, path)
 	case typeObject:
 		return n.checkObject(v, path)
+	}
+	return nil
+}
+
+// checkEnum: W5, enum and const.
+func (n *schemaNode) checkEnum(v Value, path string) error {
+	if n.enum != nil && !containsValue(n.enum, v) {
+		return valueErr(path, "value is %s, want one of %s", brief(v), listValues(n.enum))
+	}
+	if n.constant != nil && !equalValues(*n.constant, v) {
+		return valueErr(path, "value is %s, want %s", brief(v), brief(*n.constant))
 	}
 	return nil
 }

@@ -63,7 +63,9 @@ var commands = []command{
 	{"verify", "check a release archive: hashes, strict parse, safe extraction, repack, conformance re-run", runVerify, false},
 	{"version", "print the release, module, Go and compressor versions of this build", runVersion, true},
 	{"keygen", "write a new minisign key pair for signing releases (PREFIX.key, PREFIX.pub)", runKeygen, false},
-	{"mcp", "serve a catalog to agents over the Model Context Protocol (stdio or HTTP)", runMCP, true}, {"sign", "sign a catalog file for mcp --key (FILE.minisig)", runSign, false},
+	{"mcp", "serve a catalog to agents over the Model Context Protocol (stdio or HTTP)", runMCP, true},
+	{"sign", "sign a catalog file for mcp --key (FILE.minisig)", runSign, false},
+	{"import", "turn an MCP server's tools/list into a format-2 catalog, saying what became of each tool", runImport, true},
 	{"diff", "explain why two ZIP archives differ, entry by entry, then the first differing byte", runDiff, true},
 }
 
