@@ -38,8 +38,8 @@ type schemaNode struct {
 	// branch, and S's enum and const do not apply to it. Under type
 	// [T, "null"] they do, as JSON Schema has it.
 	nullSkips bool
-	enum     []Value // nil when the schema has none
-	constant *Value
+	enum      []Value // nil when the schema has none
+	constant  *Value
 	// Numbers: each bound's literal and value, nil when absent.
 	minimum, maximum, exclMin, exclMax *bound
 	// Strings and arrays: -1 when absent.
@@ -483,7 +483,7 @@ func (n *schemaNode) describeType() string {
 	return typeArticles[n.typ]
 }
 
-// equalValues compares two values as results compare (SPEC.md §8.3): by
+// equalValues compares two values as results compare (conformance/SPEC.md §8.3): by
 // kind and value, numbers by exact value and by whether each is an integer
 // literal, strings by code points, objects as unordered sets of members,
 // arrays in order.

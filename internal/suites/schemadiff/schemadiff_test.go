@@ -2,7 +2,7 @@
 // we did not write: an independent JSON Schema 2020-12 validator
 // (github.com/santhosh-tekuri/jsonschema/v6), over generated schemas of the
 // subset and generated arguments, and over the real servers' schemas. The
-// two must agree on every call, but for the divergences SPEC.md §12.5 lists,
+// two must agree on every call, but for the divergences conformance/SPEC.md §12.5 lists,
 // which the generators do not produce and TestListedDivergences shows one
 // by one. It has no API; its tests are the package.
 package schemadiff
@@ -305,7 +305,7 @@ func TestRealSchemas(t *testing.T) {
 	t.Logf("%d calls on the %d real schemas in the subset as written, %d valid shapes: no disagreement", checked, tools, validTotal)
 }
 
-// TestListedDivergences shows each divergence of SPEC.md §12.5, and that it
+// TestListedDivergences shows each divergence of conformance/SPEC.md §12.5, and that it
 // is the only difference on its call.
 func TestListedDivergences(t *testing.T) {
 	tests := []struct {
