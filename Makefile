@@ -109,6 +109,7 @@ bench: ## benchmarks: the contract at its maxima, the stdio protocol, the runner
 	$(call bench_step,6-archive,bash internal/release/archive/bench.sh)
 	$(call bench_step,7-verify,bash internal/release/verify/bench.sh)
 	$(call bench_step,8-mcpserve,$(GO) test -run '^$$' -bench . -benchtime 100x -count 6 ./internal/mcpserve/)
+	$(call bench_step,9-format2,$(GO) test -run '^$$' -bench BenchmarkValidate2 -benchmem -count 6 ./internal/suites/schemadiff/)
 	$(GO) run ./internal/dev/benchtable -doc docs/performance.md -load-before "$$(cat $(BENCH_OUT)/load-before)" $(BENCH_OUT)/*.txt
 
 fuzz: ## fuzz the contract, the verifier and the conformance runner, a minute each

@@ -57,6 +57,40 @@ type schemaNode struct {
 type bound struct {
 	lit string
 	dec decimal
+	// small is the bound as an int64, when it is an integer literal of at
+	// most 18 digits (isSmall): compared without a decimal.
+	small   int64
+	isSmall bool
+}
+
+// newBound returns the bound of a number literal.
+func newBound(lit string) *bound {
+	b := &bound{lit: lit, dec: parseDecimal(lit)}
+	b.small, b.isSmall = smallInt(lit)
+	return b
+}
+
+// smallInt returns the value of an integer literal of at most 18 digits.
+func smallInt(lit string) (int64, bool) {
+	if len(lit) > 19 || strings.ContainsAny(lit, ".eE") {
+		return 0, false
+	}
+	x, err := strconv.ParseInt(lit, 10, 64)
+	return x, err == nil
+}
+
+// cmpBound compares the number v to the bound b: -1, 0 or +1.
+func cmpBound(v Value, vSmall int64, vIsSmall bool, b *bound) int {
+	if vIsSmall && b.isSmall {
+		switch {
+		case vSmall < b.small:
+			return -1
+		case vSmall > b.small:
+			return 1
+		}
+		return 0
+	}
+	return cmpDecimal(parseDecimal(v.text()), b.dec)
 }
 
 type property2 struct {
@@ -302,7 +336,7 @@ func (n *schemaNode) setBounds(v Value, path string) error {
 		if !isNum {
 			return specErr(path+"."+kw.name, "%s is %s, want a number (the boolean form of draft-04 is outside the subset)", kw.name, brief(b))
 		}
-		*kw.dst = &bound{lit: lit, dec: parseDecimal(lit)}
+		*kw.dst = newBound(lit)
 	}
 	for _, kw := range []struct {
 		name string
@@ -423,7 +457,7 @@ func finishAnnotations(n *schemaNode, v Value, path string) error {
 		for i := range e.Len() {
 			x := e.Index(i)
 			p := path + ".enum[" + strconv.Itoa(i) + "]"
-			if err := n.check(x, p); err != nil {
+			if err := n.check(x, &vpath{key: p, index: -1}); err != nil {
 				return specErr(p, "the enum's value %s does not fit the schema: %s", brief(x), err.(*Error).Detail)
 			}
 			for _, y := range vals {
@@ -436,13 +470,13 @@ func finishAnnotations(n *schemaNode, v Value, path string) error {
 		n.enum = vals
 	}
 	if c, ok := v.Lookup("const"); ok {
-		if err := n.check(c, path+".const"); err != nil {
+		if err := n.check(c, &vpath{key: path + ".const", index: -1}); err != nil {
 			return specErr(path+".const", "const %s does not fit the schema: %s", brief(c), err.(*Error).Detail)
 		}
 		n.constant = &c
 	}
 	if d, ok := v.Lookup("default"); ok {
-		if err := n.check(d, path+".default"); err != nil {
+		if err := n.check(d, &vpath{key: path + ".default", index: -1}); err != nil {
 			return specErr(path+".default", "default %s does not fit the schema: %s", brief(d), err.(*Error).Detail)
 		}
 	}

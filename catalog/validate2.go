@@ -12,11 +12,30 @@ func (n *schemaNode) checkArguments(args Value) error {
 	if args.Kind() != Object {
 		return errorf(InvalidArgumentKeys, "arguments", "arguments is %s, want an object", describeKind(args.Kind()))
 	}
-	return n.check(args, "arguments")
+	return n.check(args, &vpath{key: "arguments", index: -1})
 }
 
-func valueErr(path, format string, args ...any) error {
-	return errorf(InvalidArgumentValue, path, format, args...)
+// A vpath is where a value is: its parent, and its key or index. It lives
+// on the stack of the check and is written out only for an error, so that
+// a valid call builds no path.
+type vpath struct {
+	parent *vpath
+	key    string // the property's name, or the root's whole path
+	index  int    // the element's index, -1 for a property or the root
+}
+
+func (p *vpath) String() string {
+	if p.parent == nil {
+		return p.key
+	}
+	if p.index >= 0 {
+		return p.parent.String() + "[" + strconv.Itoa(p.index) + "]"
+	}
+	return p.parent.String() + pathKey(p.key)
+}
+
+func valueErr(path *vpath, format string, args ...any) error {
+	return errorf(InvalidArgumentValue, path.String(), format, args...)
 }
 
 // check checks v against the schema at path, depth first in the schema's
@@ -24,7 +43,7 @@ func valueErr(path, format string, args ...any) error {
 // elements in order, or an object's keys (an unknown key, then a missing
 // required one) and then its properties' values in the schema's order. The
 // first failure decides.
-func (n *schemaNode) check(v Value, path string) error {
+func (n *schemaNode) check(v Value, path *vpath) error {
 	// W3: null.
 	if v.Kind() == Null {
 		switch {
@@ -75,7 +94,7 @@ func (n *schemaNode) check(v Value, path string) error {
 }
 
 // checkEnum: W5, enum and const.
-func (n *schemaNode) checkEnum(v Value, path string) error {
+func (n *schemaNode) checkEnum(v Value, path *vpath) error {
 	if n.enum != nil && !containsValue(n.enum, v) {
 		return valueErr(path, "value is %s, want one of %s", brief(v), listValues(n.enum))
 	}
@@ -95,7 +114,7 @@ func containsValue(list []Value, v Value) bool {
 }
 
 // checkString: W5, the length in code points.
-func (n *schemaNode) checkString(v Value, path string) error {
+func (n *schemaNode) checkString(v Value, path *vpath) error {
 	s := v.text()
 	if n.maxLength >= 0 && !codePointsAtMost(s, n.maxLength) {
 		return valueErr(path, "string is %d code points, longer than maxLength %d (strings are never truncated)", utf8.RuneCountInString(s), n.maxLength)
@@ -107,26 +126,26 @@ func (n *schemaNode) checkString(v Value, path string) error {
 }
 
 // checkNumber: W6, the bounds, by exact decimal value.
-func (n *schemaNode) checkNumber(v Value, path string) error {
+func (n *schemaNode) checkNumber(v Value, path *vpath) error {
 	if n.minimum == nil && n.maximum == nil && n.exclMin == nil && n.exclMax == nil {
 		return nil
 	}
-	x := parseDecimal(v.text())
+	x, small := smallInt(v.text())
 	switch {
-	case n.minimum != nil && cmpDecimal(x, n.minimum.dec) < 0:
+	case n.minimum != nil && cmpBound(v, x, small, n.minimum) < 0:
 		return valueErr(path, "value is %s, less than minimum %s", brief(v), n.minimum.lit)
-	case n.exclMin != nil && cmpDecimal(x, n.exclMin.dec) <= 0:
+	case n.exclMin != nil && cmpBound(v, x, small, n.exclMin) <= 0:
 		return valueErr(path, "value is %s, not more than exclusiveMinimum %s", brief(v), n.exclMin.lit)
-	case n.maximum != nil && cmpDecimal(x, n.maximum.dec) > 0:
+	case n.maximum != nil && cmpBound(v, x, small, n.maximum) > 0:
 		return valueErr(path, "value is %s, more than maximum %s", brief(v), n.maximum.lit)
-	case n.exclMax != nil && cmpDecimal(x, n.exclMax.dec) >= 0:
+	case n.exclMax != nil && cmpBound(v, x, small, n.exclMax) >= 0:
 		return valueErr(path, "value is %s, not less than exclusiveMaximum %s", brief(v), n.exclMax.lit)
 	}
 	return nil
 }
 
 // checkArray: W7, the count, then each element in order.
-func (n *schemaNode) checkArray(v Value, path string) error {
+func (n *schemaNode) checkArray(v Value, path *vpath) error {
 	if n.minItems >= 0 && v.Len() < n.minItems {
 		return valueErr(path, "array has %d elements, fewer than minItems %d", v.Len(), n.minItems)
 	}
@@ -135,7 +154,7 @@ func (n *schemaNode) checkArray(v Value, path string) error {
 	}
 	i := 0
 	for e := range v.elems() {
-		if err := n.items.check(e, path+"["+strconv.Itoa(i)+"]"); err != nil {
+		if err := n.items.check(e, &vpath{parent: path, index: i}); err != nil {
 			return err
 		}
 		i++
@@ -146,9 +165,12 @@ func (n *schemaNode) checkArray(v Value, path string) error {
 // checkObject: W8, the keys (an unknown key, in the object's order; then a
 // missing required one, in the order of required), then the values of the
 // properties present, in the schema's order.
-func (n *schemaNode) checkObject(v Value, path string) error {
-	var vals []Value
-	if len(n.props) > 0 {
+func (n *schemaNode) checkObject(v Value, path *vpath) error {
+	var small [16]Value // most objects have few properties: no allocation
+	vals := small[:0]
+	if len(n.props) <= len(small) {
+		vals = small[:len(n.props)]
+	} else {
 		vals = make([]Value, len(n.props))
 	}
 	for k, x := range v.members() {
@@ -160,21 +182,21 @@ func (n *schemaNode) checkObject(v Value, path string) error {
 	}
 	for _, j := range n.required {
 		if vals[j].Kind() == Absent {
-			return errorf(InvalidArgumentKeys, path, "required key %q is missing", n.props[j].name)
+			return errorf(InvalidArgumentKeys, path.String(), "required key %q is missing", n.props[j].name)
 		}
 	}
 	for j, p := range n.props {
 		if vals[j].Kind() == Absent {
 			continue
 		}
-		if err := p.node.check(vals[j], path+pathKey(p.name)); err != nil {
+		if err := p.node.check(vals[j], &vpath{parent: path, key: p.name, index: -1}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unknownKey2(n *schemaNode, path, key string) error {
+func unknownKey2(n *schemaNode, path *vpath, key string) error {
 	names := make([]string, len(n.props))
 	for i, p := range n.props {
 		names[i] = p.name
@@ -188,9 +210,9 @@ func unknownKey2(n *schemaNode, path, key string) error {
 		allowed = joinComma(quoted)
 	}
 	if m := closest(key, names); m != "" {
-		return errorf(InvalidArgumentKeys, path+pathKey(key), "unknown key %q, did you mean %q? (the schema allows %s)", key, m, allowed)
+		return errorf(InvalidArgumentKeys, path.String()+pathKey(key), "unknown key %q, did you mean %q? (the schema allows %s)", key, m, allowed)
 	}
-	return errorf(InvalidArgumentKeys, path+pathKey(key), "unknown key %s (the schema allows %s)", quoteShort(key), allowed)
+	return errorf(InvalidArgumentKeys, path.String()+pathKey(key), "unknown key %s (the schema allows %s)", quoteShort(key), allowed)
 }
 
 func joinComma(s []string) string {
