@@ -128,9 +128,9 @@
 //   - G1. format is "catalogkit/2" and the object has no member but format,
 //     tools and families: [InvalidCatalog]
 //   - G2. tools is an array of at most 1000 tools: [InvalidCatalog]
-//   - G3. families, when present, maps labels ([InvalidLabel]) to objects of
-//     exactly one member, description, a string of at most 8192 code points
-//     ([InvalidMetadata])
+//   - G3. families, when present, is an object ([InvalidCatalog]) that maps
+//     labels ([InvalidLabel]) to objects of exactly one member, description,
+//     a string of at most 8192 code points ([InvalidMetadata])
 //   - G4. for each tool: it is an object of the keys name, family, effect,
 //     enabled, description, inputSchema, and optionally title and
 //     annotations: [InvalidFields]
@@ -161,7 +161,7 @@
 //     "additionalProperties": false and an array schema gives items:
 //     [InvalidSpec]
 //   - K5. the values: bounds are numbers, lengths and counts integers from
-//     0 to [MaxBound], no minimum over its maximum; items; properties (at
+//     0 to [MaxBound], no bound crossed (equal bounds are allowed); items; properties (at
 //     most [MaxProperties], names ^[A-Za-z_][A-Za-z0-9_.-]{0,63}$); required
 //     (distinct properties); additionalProperties false; enum (1 to
 //     [MaxEnum] distinct values fitting the schema), const and default

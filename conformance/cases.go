@@ -15,9 +15,10 @@ import (
 
 // Files holds the suite exactly as a port reads it from disk:
 // cases/<id>.json and synthetic-catalog.json, which the cases reference,
-// the text level's text/<id>.json and the protocol level's protocol/<id>.json.
+// the text level's text/<id>.json, the protocol level's protocol/<id>.json
+// and the format 2 level's format2/<id>.json.
 //
-//go:embed cases/*.json synthetic-catalog.json text/*.json protocol/*.json
+//go:embed cases/*.json synthetic-catalog.json text/*.json protocol/*.json format2/*.json
 var Files embed.FS
 
 // CatalogFile is the name of the synthetic catalog, the target of every
@@ -121,6 +122,30 @@ func loadFiles[C anyCase](fsys fs.FS, dir, what string, parse func([]byte) (C, e
 
 // Cases returns the embedded suite, loaded with [Load].
 func Cases() ([]*Case, error) { return Load(Files) }
+
+// LoadFormat2 reads the format 2 level in fsys (format2/*.json): cases of
+// the format of the suite's, on catalogs of format 2 (SPEC.md §12).
+func LoadFormat2(fsys fs.FS) ([]*Case, error) {
+	catText, err := fs.ReadFile(fsys, CatalogFile)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read the synthetic catalog: %w", err)
+	}
+	synthetic, err := parseJSON(catText)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %q: %v", CatalogFile, err)
+	}
+	cases, err := loadFiles(fsys, "format2", "format 2 case", func(data []byte) (*Case, error) { return parseCase(data, synthetic) })
+	for _, c := range cases {
+		if !strings.HasPrefix(c.ID, "format2.") {
+			return nil, fmt.Errorf("format 2 case %q: the id does not start with format2.", c.ID)
+		}
+	}
+	return cases, err
+}
+
+// Format2Cases returns the embedded format 2 level, loaded with
+// [LoadFormat2].
+func Format2Cases() ([]*Case, error) { return LoadFormat2(Files) }
 
 func parseCase(data []byte, synthetic *node) (*Case, error) {
 	c := &Case{}

@@ -28,6 +28,30 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// TestFormat2Level runs the format 2 level against the Go implementation,
+// both forms (the function-level calls and the compiled catalog), one
+// subtest per case.
+func TestFormat2Level(t *testing.T) {
+	cases, err := Format2Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []Target{GoTarget("test"), CompiledGoTarget("test")} {
+		for _, c := range cases {
+			t.Run(target.Info().Name+"/"+c.ID, func(t *testing.T) {
+				rep := &Report{}
+				(&Runner{Target: target}).RunFormat2(rep, []*Case{c})
+				if rep.Format2 == nil || len(rep.Format2.Cases) != 1 {
+					t.Fatalf("the format 2 level's report is %+v, want 1 case", rep.Format2)
+				}
+				if res := rep.Format2.Cases[0]; res.Status != Pass {
+					t.Errorf("%s %s: %s\n%s", res.Status, c.ID, res.Message, checkFailures(res))
+				}
+			})
+		}
+	}
+}
+
 // checkFailures renders the checks of a case that did not pass.
 func checkFailures(res *CaseResult) string {
 	var b strings.Builder

@@ -15,14 +15,16 @@ import (
 // counts live; a document that restates one is held to them here.
 var countPhrases = []struct {
 	re    *regexp.Regexp
-	level string // "contract", "text" or "protocol"
+	level string // "contract", "text", "protocol" or "format2"
 }{
 	{regexp.MustCompile(`\b(\d+) cases, one per rule`), "protocol"},
-	{regexp.MustCompile(`\b(\d+) (?:language-neutral )?(?:test )?(?:conformance )?cases\b(?:, one per rule)?`), "contract"},
+	{regexp.MustCompile(`(?:^|[^-])\b(\d+) (?:language-neutral )?(?:test )?(?:conformance )?cases\b(?:, one per rule)?`), "contract"},
 	{regexp.MustCompile(`\btext level (\d+)/(\d+)`), "text"},
 	{regexp.MustCompile(`\b(\d+) raw (?:request )?lines\b`), "text"},
 	{regexp.MustCompile(`\bprotocol level (\d+)/(\d+)`), "protocol"},
 	{regexp.MustCompile(`\bprotocol level \((\d+) cases`), "protocol"},
+	{regexp.MustCompile(`\bformat 2\s+level (\d+)/(\d+)`), "format2"},
+	{regexp.MustCompile(`\b(\d+) format-2 cases\b`), "format2"},
 }
 
 // TestCountsInDocs finds every statement of a level's size in the
@@ -33,6 +35,7 @@ func TestCountsInDocs(t *testing.T) {
 		"contract": len(mustCases(t)),
 		"text":     len(mustTextCases(t)),
 		"protocol": len(mustProtocolCases(t)),
+		"format2":  len(mustFormat2Cases(t)),
 	}
 	root, err := filepath.Abs("..")
 	if err != nil {

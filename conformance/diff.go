@@ -36,27 +36,37 @@ func indentLines(v any) []string {
 
 // A place says where a value sits in an outcome, as far as member order is
 // concerned. By the contract, member order carries meaning in exactly two
-// kinds of object: every inputSchema's properties (the fields' order), and
-// every tool's fields inside a catalog (the catalog a mutate_and_repeat
+// kinds of object: the properties of every schema in an inputSchema (the
+// fields' order; format 2 nests schemas in properties, items and anyOf),
+// and every tool's fields inside a catalog (the catalog a mutate_and_repeat
 // result echoes). Every other object is a set of members.
 type place uint8
 
 const (
 	placeTop         place = iota // any other value
-	placeInputSchema              // the value of an "inputSchema" member
+	placeInputSchema              // the value of an "inputSchema" member, or a schema inside it
+	placeSchemaList               // the anyOf of a schema
 	placeCatalog                  // the value of a "catalog" member
 	placeTool                     // an element of a catalog
 	placeOrdered                  // an object whose member order counts
+	placeProperties               // an input schema's properties: ordered, and its values are schemas
 )
 
 // member returns the place of the value of member key of an object at p.
 func (p place) member(key string) place {
 	switch {
+	case p == placeProperties, p == placeInputSchema && key == "items":
+		// Format 2 nests schemas: each property's, and items.
+		return placeInputSchema
 	case key == "inputSchema":
 		return placeInputSchema
 	case key == "catalog":
 		return placeCatalog
-	case p == placeInputSchema && key == "properties", p == placeTool && key == "fields":
+	case p == placeInputSchema && key == "properties":
+		return placeProperties
+	case p == placeInputSchema && key == "anyOf":
+		return placeSchemaList
+	case p == placeTool && key == "fields":
 		return placeOrdered
 	}
 	return placeTop
@@ -64,11 +74,17 @@ func (p place) member(key string) place {
 
 // element returns the place of an element of an array at p.
 func (p place) element() place {
-	if p == placeCatalog {
+	switch p {
+	case placeCatalog:
 		return placeTool
+	case placeSchemaList:
+		return placeInputSchema
 	}
 	return placeTop
 }
+
+// ordered reports whether member order counts in an object at p.
+func (p place) ordered() bool { return p == placeOrdered || p == placeProperties }
 
 // orderDiffs reports every ordered object (see [place]) that has the same
 // keys in want and got but in another order: for each, its JSON path and
@@ -88,7 +104,7 @@ func orderDiffsAt(b *strings.Builder, want, got *node, p place, path string) {
 			orderDiffsAt(b, want.items[i], got.items[i], p.element(), fmt.Sprintf("%s[%d]", path, i))
 		}
 	case want.kind == kObject:
-		if p == placeOrdered && !slices.Equal(want.keys, got.keys) && sameKeys(want.keys, got.keys) {
+		if p.ordered() && !slices.Equal(want.keys, got.keys) && sameKeys(want.keys, got.keys) {
 			fmt.Fprintf(b, "member order differs at %s (the order of this object's members is part of the contract):\n", path)
 			fmt.Fprintf(b, "- %s\n+ %s\n", keyList(want.keys), keyList(got.keys))
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/catalogkit/catalogkit/conformance/internal/levelgen"
 )
 
-// TestGeneratedLevels checks that text/*.json and protocol/*.json are
+// TestGeneratedLevels checks that text/*.json, protocol/*.json and format2/*.json are
 // exactly the files internal/levelgen's tables generate, and that every
 // generated file loads.
 func TestGeneratedLevels(t *testing.T) {
@@ -21,6 +21,18 @@ func TestGeneratedLevels(t *testing.T) {
 	parse := map[string]func([]byte) error{
 		"text":     func(b []byte) error { _, err := parseTextCase(b); return err },
 		"protocol": func(b []byte) error { _, err := parseProtocolCase(b); return err },
+		"format2": func(b []byte) error {
+			text, err := os.ReadFile(CatalogFile)
+			if err != nil {
+				return err
+			}
+			synthetic, err := parseJSON(text)
+			if err != nil {
+				return err
+			}
+			_, err = parseCase(b, synthetic)
+			return err
+		},
 	}
 	for _, l := range levels {
 		existing, err := filepath.Glob(filepath.Join(l.Dir, "*.json"))

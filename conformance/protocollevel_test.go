@@ -11,6 +11,8 @@ import (
 
 func mustProtocolCases(t *testing.T) []*ProtocolCase { return must(t, ProtocolCases) }
 
+func mustFormat2Cases(t *testing.T) []*Case { return must(t, Format2Cases) }
+
 // protocolOptOut is the Go implementation with a hello that opts out of
 // the protocol level.
 type protocolOptOut struct{ Target }
@@ -18,6 +20,60 @@ type protocolOptOut struct{ Target }
 func (o protocolOptOut) Info() PortInfo {
 	no := false
 	return PortInfo{Name: "shy", Language: "Go", Version: "0", ProtocolLevel: &no}
+}
+
+// format2OptOut is the Go implementation with a hello that opts out of
+// the format 2 level.
+type format2OptOut struct{ Target }
+
+func (o format2OptOut) Info() PortInfo {
+	no := false
+	return PortInfo{Name: "old", Language: "Go", Version: "0", Format2Level: &no}
+}
+
+// TestFormat2OptOut: a port whose hello opts out of the format 2 level is
+// sent none of its cases and is reported so, in every format, never as
+// passing; one that does not opt out and refuses format 2 fails the level.
+func TestFormat2OptOut(t *testing.T) {
+	cases, format2 := mustCases(t), mustFormat2Cases(t)
+	r := &Runner{Target: format2OptOut{GoTarget("t")}}
+	rep := r.RunCases(cases)
+	r.RunFormat2(rep, format2)
+	if want := "21 passed, 0 failed; format 2 level: opted out"; rep.Summary() != want || !rep.OK() || !rep.Format2.OptedOut || len(rep.Format2.Cases) != 0 {
+		t.Errorf("summary %q (OK %v, %+v), want %q", rep.Summary(), rep.OK(), rep.Format2, want)
+	}
+	var text, js, junit bytes.Buffer
+	rep.WriteText(&text)
+	rep.WriteJSON(&js)
+	rep.WriteJUnit(&junit)
+	for _, tc := range []struct{ out, want string }{
+		{text.String(), "format 2 level: opted out (the port's hello says \"format2_level\": false)"},
+		{js.String(), "\"format2_level\": {\n    \"opted_out\": true,"},
+		{junit.String(), `<skipped type="SKIP" message="format 2 level: opted out">`},
+	} {
+		if !strings.Contains(tc.out, tc.want) {
+			t.Errorf("the report lacks %q:\n%s", tc.want, tc.out)
+		}
+	}
+	// Without the opt-out, an implementation of format 1 alone refuses
+	// every format-2 catalog as it refuses any object: the level fails.
+	r = &Runner{Target: format1Only{GoTarget("t")}}
+	rep = r.RunCases(cases)
+	r.RunFormat2(rep, format2)
+	if rep.OK() || rep.Format2 == nil || rep.Format2.Passed > 1 {
+		t.Errorf("a port of format 1 alone: %s, want the format 2 level failed", rep.Summary())
+	}
+}
+
+// format1Only answers every call on a catalog that is an object as format 1
+// does: INVALID_CATALOG.
+type format1Only struct{ Target }
+
+func (f format1Only) Call(call []byte) ([]byte, error) {
+	if bytes.Contains(call, []byte(`"catalog":{`)) {
+		return []byte(`{"error":"INVALID_CATALOG"}`), nil
+	}
+	return f.Target.Call(call)
 }
 
 // TestProtocolLevel runs the protocol level in-process, through Serve: every

@@ -151,7 +151,7 @@ type level struct {
 
 // levels returns the report's levels, in the order they run.
 func (r *Report) levels() []level {
-	return []level{{"text", "text_level", r.Text}, {"protocol", "protocol_level", r.Protocol}}
+	return []level{{"format 2", "format2_level", r.Format2}, {"text", "text_level", r.Text}, {"protocol", "protocol_level", r.Protocol}}
 }
 
 func indent(text, prefix string) string {
@@ -221,7 +221,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		cases = append(slices.Clip(cases), levelCases...)
 		for range levelCases {
-			classes = append(classes, "conformance."+l.name)
+			classes = append(classes, "conformance."+strings.ReplaceAll(l.name, " ", ""))
 		}
 	}
 	suite.Tests = len(cases)

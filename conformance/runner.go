@@ -51,8 +51,11 @@ type Report struct {
 	Text *TextReport `json:"text_level,omitempty"`
 	// Protocol is the outcome of the protocol level, reported apart too;
 	// nil if it was not run.
-	Protocol *TextReport   `json:"protocol_level,omitempty"`
-	Elapsed  time.Duration `json:"-"`
+	Protocol *TextReport `json:"protocol_level,omitempty"`
+	// Format2 is the outcome of the format 2 level, reported apart too;
+	// nil if it was not run.
+	Format2 *TextReport   `json:"format2_level,omitempty"`
+	Elapsed time.Duration `json:"-"`
 }
 
 // A TextReport is the outcome of the text level or of the protocol level:
@@ -468,6 +471,58 @@ func safely(call func() ([]byte, error)) (out []byte, err error) {
 		}
 	}()
 	return call()
+}
+
+// RunFormat2 runs the selected cases of the format 2 level (catalogs of
+// SPEC.md §12) after the cases, on the same target and as [Runner.RunCases]
+// runs cases, second pass included, and puts their outcome in rep.Format2
+// (nil if none is selected). A port that said "format2_level": false in its
+// hello is sent none: the level is reported as opted out. After a fatal
+// transport error (here or in rep's cases) the level's cases are reported
+// as ERROR, not run.
+func (r *Runner) RunFormat2(rep *Report, cases []*Case) {
+	var selected []*Case
+	for _, c := range cases {
+		if r.Run == nil || r.Run.MatchString(c.ID) {
+			selected = append(selected, c)
+		}
+	}
+	if len(selected) == 0 {
+		return
+	}
+	lr := &TextReport{Tally: Tally{Cases: []*CaseResult{}}}
+	rep.Format2 = lr
+	if rep.Fatal == "" {
+		// The hello says whether the port takes part; a port that has
+		// served no case yet makes it now.
+		info := r.Target.Info()
+		if lt, ok := r.Target.(LineTarget); ok {
+			var err error
+			if info, err = lt.Hello(); err != nil {
+				te := asTransport(err)
+				rep.Fatal, rep.Stopped = te.Message, te
+			}
+		}
+		if rep.Port.Name == "" {
+			rep.Port = info
+		}
+		if rep.Fatal == "" && info.Format2Level != nil && !*info.Format2Level {
+			lr.OptedOut = true
+			return
+		}
+	}
+	if rep.Fatal != "" {
+		for _, c := range selected {
+			lr.add(&CaseResult{ID: c.ID, Title: c.Title, Spec: c.Spec, Checks: []*CheckResult{}, Status: Error, NotRun: true,
+				Message: "not run: the port failed earlier (" + rep.Fatal + ")"})
+		}
+		return
+	}
+	sub := r.RunCases(selected)
+	lr.Tally = sub.Tally
+	if sub.Fatal != "" {
+		rep.Fatal, rep.Stopped = sub.Fatal, sub.Stopped
+	}
 }
 
 // RunText runs the selected text cases in order, after the cases, and puts

@@ -516,7 +516,7 @@ func parseHello(line []byte) (PortInfo, error) {
 		return PortInfo{}, fmt.Errorf("%v: %s", err, brief(line))
 	}
 	port, _ := msg.lookup("port")
-	if err := objectKeys(port, "hello: port", []string{"name", "language", "version"}, []string{"text_level", "protocol_level"}); err != nil {
+	if err := objectKeys(port, "hello: port", []string{"name", "language", "version"}, []string{"text_level", "protocol_level", "format2_level"}); err != nil {
 		return PortInfo{}, fmt.Errorf("%v: %s", err, brief(line))
 	}
 	var info PortInfo
@@ -533,7 +533,7 @@ func parseHello(line []byte) (PortInfo, error) {
 	for _, level := range []struct {
 		key string
 		dst **bool
-	}{{"text_level", &info.TextLevel}, {"protocol_level", &info.ProtocolLevel}} {
+	}{{"text_level", &info.TextLevel}, {"protocol_level", &info.ProtocolLevel}, {"format2_level", &info.Format2Level}} {
 		if tl, ok := port.lookup(level.key); ok {
 			if tl.kind() != kBool {
 				return PortInfo{}, fmt.Errorf("hello: port.%s is not a boolean: %s", level.key, brief(line))

@@ -345,12 +345,14 @@ func mustRegexp(t *testing.T, expr string) *regexp.Regexp {
 }
 
 // TestParseHello checks the hello's port object: exactly name, language and
-// version, non-empty strings, and the two optional opt-outs, nothing else.
+// version, non-empty strings, and the optional opt-outs, nothing else.
 func TestParseHello(t *testing.T) {
 	const head = `{"type":"hello","protocol":"` + Protocol + `","port":`
 	for _, tc := range []struct{ port, err string }{
 		{`{"name":"p","language":"Go","version":"1"}`, ""},
 		{`{"name":"p","language":"Go","version":"1","text_level":false,"protocol_level":true}`, ""},
+		{`{"name":"p","language":"Go","version":"1","format2_level":false}`, ""},
+		{`{"name":"p","language":"Go","version":"1","format2_level":"no"}`, "hello: port.format2_level is not a boolean"},
 		{`{"name":"p","language":"Go","version":"1","runtime":"go1.26"}`, `hello: port has an unknown key "runtime"`},
 		{`{"name":"p","language":"Go"}`, `hello: port lacks "version"`},
 		{`{"name":"","language":"Go","version":"1"}`, "hello: port.name is not a non-empty string"},

@@ -694,7 +694,7 @@ func equalTo(a *node, b tval, p place, ordered bool) bool {
 		if i >= len(a.keys) {
 			return false
 		}
-		if ordered && p == placeOrdered && !k.strEqual(a.keys[i]) {
+		if ordered && p.ordered() && !k.strEqual(a.keys[i]) {
 			return false // the contract gives these members an order
 		}
 		i++

@@ -34,6 +34,9 @@ type PortInfo struct {
 	// ProtocolLevel, if not nil and false, opts the port out of the
 	// protocol level, as TextLevel does for the text level.
 	ProtocolLevel *bool `json:"protocol_level,omitempty"`
+	// Format2Level, if not nil and false, opts the port out of the
+	// format 2 level (catalogs of SPEC.md §12), as TextLevel does.
+	Format2Level *bool `json:"format2_level,omitempty"`
 }
 
 // GoTarget returns the built-in Go implementation as a [Target]: the

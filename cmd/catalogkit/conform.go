@@ -111,9 +111,15 @@ func runConform(c *cli, args []string) int {
 	protocolCases, err := conformance.ProtocolCases()
 	if err != nil {
 		c.printError("", "failed to load the protocol level: %v", err)
-		return 3 // could not run
+		return exitCannotRun // could not run
 	}
-	if runner.Run != nil && !slices.ContainsFunc(cases, func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }) &&
+	format2Cases, err := conformance.Format2Cases()
+	if err != nil {
+		c.printError("", "failed to load the format 2 level: %v", err)
+		return exitCannotRun // could not run
+	}
+	matches := func(k *conformance.Case) bool { return runner.Run.MatchString(k.ID) }
+	if runner.Run != nil && !slices.ContainsFunc(cases, matches) && !slices.ContainsFunc(format2Cases, matches) &&
 		!slices.ContainsFunc(textCases, func(k *conformance.TextCase) bool { return runner.Run.MatchString(k.ID) }) &&
 		!slices.ContainsFunc(protocolCases, func(k *conformance.ProtocolCase) bool { return runner.Run.MatchString(k.ID) }) {
 		return c.usageError("list the case ids with --run . --format json", "no case id matches --run %q", *run)
@@ -140,7 +146,7 @@ func runConform(c *cli, args []string) int {
 		}
 		runner.Target = port
 	}
-	report, status := runInterruptibly(runner, cases, textCases, protocolCases, port)
+	report, status := runInterruptibly(runner, levels{cases, format2Cases, textCases, protocolCases}, port)
 	if status != 0 {
 		c.printError("", "interrupted: the port and every process it started were ended")
 		return status
@@ -165,16 +171,23 @@ func runConform(c *cli, args []string) int {
 	}
 	if !report.OK() {
 		failed, skipped, all := report.Failed, report.Skipped, len(report.Cases)
-		for _, t := range []*conformance.TextReport{report.Text, report.Protocol} {
+		for _, t := range []*conformance.TextReport{report.Format2, report.Text, report.Protocol} {
 			if t != nil && !t.OptedOut {
 				failed, skipped, all = failed+t.Failed, skipped+t.Skipped, all+len(t.Cases)
 			}
 		}
-		c.printError("every case must pass, text and protocol cases included; a SKIP (not_implemented) counts as not passed",
+		c.printError("every case must pass, those of the levels included; a SKIP (not_implemented) counts as not passed",
 			"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
 		return exitCheckFailed
 	}
 	return exitOK
+}
+
+// levels is the suite: the cases and each level's.
+type levels struct {
+	cases, format2 []*conformance.Case
+	text           []*conformance.TextCase
+	protocol       []*conformance.ProtocolCase
 }
 
 // runInterruptibly runs the cases, and on SIGINT or SIGTERM ends the port
@@ -182,22 +195,26 @@ func runConform(c *cli, args []string) int {
 // process the port started survives it: the last sweep,
 // conformance.EndChildren, ends every child of this process, which has no
 // children but the port's.
-func runInterruptibly(runner *conformance.Runner, cases []*conformance.Case, textCases []*conformance.TextCase, protocolCases []*conformance.ProtocolCase, port *conformance.Port) (*conformance.Report, int) {
+func runInterruptibly(runner *conformance.Runner, l levels, port *conformance.Port) (*conformance.Report, int) {
 	ctx, stop, signalled := interruptible()
 	defer stop()
 	done := make(chan *conformance.Report, 1)
 	go func() {
-		report := runner.RunCases(cases)
-		// The text level and then the protocol level run after the cases,
-		// over the same port (the protocol level also starts fresh
-		// sessions of it); without a port, through conformance.Serve
-		// in-process (catalogkit port's text layer and protocol rules). A
-		// port that could not start stops the run here.
+		report := runner.RunCases(l.cases)
+		// The format 2 level, the text level and then the protocol level
+		// run after the cases, over the same port (the protocol level also
+		// starts fresh sessions of it); without a port, the text and
+		// protocol levels go through conformance.Serve in-process
+		// (catalogkit port's text layer and protocol rules). A port that
+		// could not start stops the run here.
 		if report.Fatal == "" {
-			runner.RunText(report, textCases)
+			runner.RunFormat2(report, l.format2)
 		}
 		if report.Fatal == "" {
-			runner.RunProtocol(report, protocolCases)
+			runner.RunText(report, l.text)
+		}
+		if report.Fatal == "" {
+			runner.RunProtocol(report, l.protocol)
 		}
 		done <- report
 	}()

@@ -707,7 +707,7 @@ type Level struct {
 	Files map[string][]byte
 }
 
-// Levels returns the text and protocol levels as the tables generate them;
+// Levels returns the text, protocol and format 2 levels as the tables generate them;
 // a table with two cases of one id is an error.
 func Levels() ([]Level, error) {
 	text := map[string][]byte{}
@@ -734,5 +734,17 @@ func Levels() ([]Level, error) {
 		}
 		protocol[name] = encodeProtocolCase(c)
 	}
-	return []Level{{Dir: "text", Files: text}, {Dir: "protocol", Files: protocol}}, nil
+	format2 := map[string][]byte{}
+	for _, c := range format2Table() {
+		name := c.id + ".json"
+		if _, dup := format2[name]; dup {
+			return nil, fmt.Errorf("the format 2 table has two cases %s", c.id)
+		}
+		data, err := encodeF2Case(c)
+		if err != nil {
+			return nil, err
+		}
+		format2[name] = data
+	}
+	return []Level{{Dir: "text", Files: text}, {Dir: "protocol", Files: protocol}, {Dir: "format2", Files: format2}}, nil
 }

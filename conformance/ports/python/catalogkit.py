@@ -41,6 +41,10 @@ arguments are written in), a value of the wrong type, or a string longer
 than max_length code points: INVALID_ARGUMENT_VALUE, naming the first such
 field.
 
+A catalog that is an object with a member "format" is of format 2
+(conformance/SPEC.md §12): discover and validate_arguments hand it to
+catalogkit2.py.
+
 Every failure raises CatalogError, whose code attribute is one of the stable
 codes above. Every result is a fresh value: changing it never changes the
 catalog, the caller's arguments or a later result.
@@ -305,9 +309,19 @@ def select_tools(tools, family, name=ABSENT):
     return chosen
 
 
+def is_format2(catalog):
+    """is_format2 reports whether catalog is of format 2 (§12.1): an object
+    with a member "format". Any other object is refused as format 1
+    refuses it."""
+    return type(catalog) is dict and "format" in catalog
+
+
 def discover(catalog, family, name=ABSENT):
     """discover returns fresh descriptions of the enabled tools in family
     ("all" for any family), only the one called name if a name is given."""
+    if is_format2(catalog):
+        import catalogkit2
+        return catalogkit2.discover(catalog, family, name)
     tools = validate_catalog(catalog)
     return [describe(t) for t in select_tools(tools, family, name)]
 
@@ -348,6 +362,9 @@ def validate_arguments(catalog, name, arguments):
     """validate_arguments checks the shape of a call of the enabled tool
     called name and returns a fresh result. shape_valid is true; authorized
     and executed are always false: a valid shape grants nothing."""
+    if is_format2(catalog):
+        import catalogkit2
+        return catalogkit2.validate_arguments(catalog, name, arguments)
     tools = validate_catalog(catalog)
     if name is ABSENT or type(name) is not str:
         # Intentional divergence: the reference used the first enabled tool.

@@ -19,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/conformance"
 )
 
 // ours returns format 2's verdict on args for a tool with the schema.
@@ -329,4 +330,79 @@ func TestListedDivergences(t *testing.T) {
 			t.Errorf("%s: %s, written canonically, is not accepted by both", tt.why, canonical)
 		}
 	}
+}
+
+// TestFormat2Level: every check of the conformance suite's format 2 level
+// that validates arguments against a valid catalog, checked with the
+// independent validator. Its verdict must be the level's expectation,
+// written by hand, but on the checks below, where the two differ as §12.5
+// says, or where the number is past what the validator can hold.
+func TestFormat2Level(t *testing.T) {
+	diverge := map[string]string{
+		"format2.validate.types: 1.0 is not an integer":                                             "§12.5: an integer is an integer literal",
+		"format2.validate.types: 1e2 is not an integer":                                             "§12.5: an integer is an integer literal",
+		"format2.validate.types: 1E0 is not an integer":                                             "§12.5: an integer is an integer literal",
+		"format2.validate.enum: 1.0 is not the integer 1":                                           "§12.5: enum compares numbers by kind",
+		"format2.validate.enum: 1 is not 1.0":                                                       "§12.5: enum compares numbers by kind",
+		"format2.validate.numbers: an exponent of a billion over a maximum":                         "the validator's big.Rat would need 10^1000000000",
+		"format2.validate.numbers: an integer with an exponent of a billion and a number beside it": "the validator's big.Rat would need 10^1000000000",
+	}
+	cases, err := conformance.Format2Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared, seen := 0, map[string]bool{}
+	for _, c := range cases {
+		for i, chk := range c.Checks {
+			key := c.ID + ": " + chk.Note
+			call, err := catalog.ParseJSON(chk.Call())
+			if err != nil {
+				t.Fatal(err)
+			}
+			expect, err := catalog.ParseJSON(chk.Expect())
+			if err != nil {
+				t.Fatal(err)
+			}
+			op, _ := call.Lookup("op")
+			code, isErr := expect.Lookup("error")
+			codeText, _ := code.Str()
+			if s, _ := op.Str(); s != "validate_arguments" || isErr && !strings.HasPrefix(codeText, "INVALID_ARGUMENT_") {
+				continue // a check of the catalog or the name
+			}
+			cat, _ := call.Lookup("catalog")
+			name, _ := call.Lookup("name")
+			args, _ := call.Lookup("arguments")
+			tools, _ := cat.Lookup("tools")
+			var schema string
+			for j := range tools.Len() {
+				if n, _ := tools.Index(j).Lookup("name"); n.String() == name.String() {
+					s, _ := tools.Index(j).Lookup("inputSchema")
+					schema = s.String()
+				}
+			}
+			if why, listed := diverge[key]; listed {
+				seen[key] = true
+				if strings.Contains(why, "10^") {
+					continue
+				}
+				if theirs(t, schema, args.String()) == !isErr {
+					t.Errorf("%s (check %d): listed as a divergence (%s), but the validator agrees", key, i, why)
+				}
+				continue
+			}
+			compared++
+			if got := theirs(t, schema, args.String()); got != !isErr {
+				t.Errorf("%s (check %d): the level expects %s, the independent validator says valid=%v\nschema %s\narguments %s", key, i, chk.Expect(), got, schema, args)
+			}
+		}
+	}
+	for key := range diverge {
+		if !seen[key] {
+			t.Errorf("%q is listed as a divergence but is no check of the level", key)
+		}
+	}
+	if compared < 100 {
+		t.Errorf("only %d checks compared", compared)
+	}
+	t.Logf("%d checks of the format 2 level agree with the independent validator; %d listed divergences", compared, len(diverge))
 }

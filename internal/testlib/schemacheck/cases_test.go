@@ -233,6 +233,39 @@ func TestTextSchemaRejects(t *testing.T) {
 	})
 }
 
+// TestFormat2CaseFiles is the format 2 level's self-check: every file in
+// conformance/format2 validates against case.schema.json, passes the strict
+// JSON layer and is named by its id, which starts with format2.; every
+// contract code is expected by one of its checks; and the Go runner loads
+// the same ids.
+func TestFormat2CaseFiles(t *testing.T) {
+	expected := map[string]int{}
+	_, ids := caseFileIDs(t, "format2", "case.schema.json", func(v catalog.Value) {
+		checks, _ := v.Lookup("checks")
+		for i := range checks.Len() {
+			expect, _ := checks.Index(i).Lookup("expect")
+			code, _ := expect.Lookup("error")
+			s, _ := code.Str()
+			expected[s]++
+		}
+	})
+	for _, id := range ids {
+		if !strings.HasPrefix(id, "format2.") {
+			t.Errorf("format 2 case %s: the id does not start with format2.", id)
+		}
+	}
+	for _, code := range catalog.Codes {
+		if code != catalog.InvalidJSON && expected[string(code)] == 0 {
+			t.Errorf("no format 2 case expects %s", code)
+		}
+	}
+	if expected[""] == 0 {
+		t.Errorf("no format 2 case expects a result")
+	}
+	cases, err := conformance.Format2Cases()
+	sameIDs(t, "format 2 cases", ids, cases, err, func(c *conformance.Case) string { return c.ID })
+}
+
 // TestProtocolCaseFiles is the protocol level's self-check: every file in
 // conformance/protocol validates against protocol-case.schema.json, passes
 // the strict JSON layer and is named by its id, and the Go runner loads

@@ -1,5 +1,5 @@
 // Command write writes the conformance suite's generated levels into the
-// folders text/ and protocol/ of the current directory (go generate runs it
+// folders text/, protocol/ and format2/ of the current directory (go generate runs it
 // in conformance/): every file a table generates, and no other .json file.
 // Each file is written only if its bytes changed.
 package main
