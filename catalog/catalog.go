@@ -24,11 +24,15 @@ type Description struct {
 	// It is that of a format-1 tool; a format-2 tool's is InputSchema2.
 	InputSchema Schema
 
-	// A format-2 tool's title ("" when it has none), description and MCP
-	// annotations (nil when it has none, in the catalog's order).
+	// A format-2 tool's title ("" when it has none, or an empty one),
+	// description and MCP annotations (nil when it has none, in the
+	// catalog's order).
 	Title string
 	Text  string
 	Hints []Hint
+	// titled reports that the tool has a title, "" included: the
+	// description has one exactly when the definition has.
+	titled bool
 	// schema is a format-2 tool's input schema as the catalog writes it
 	// (Absent for a format-1 tool): what discovery returns and what
 	// validation checks are compiled from this one value.
@@ -125,7 +129,7 @@ func (v Validation) MarshalJSON() ([]byte, error) {
 }
 
 // appendJSON2 writes a format-2 tool's description: name, family, effect,
-// title (when given), description, inputSchema as the catalog writes it,
+// title (when the definition has one, "" included), description, inputSchema as the catalog writes it,
 // annotations (when given), executes.
 func (d Description) appendJSON2(b []byte) []byte {
 	b = append(b, `{"name":`...)
@@ -134,7 +138,7 @@ func (d Description) appendJSON2(b []byte) []byte {
 	b = appendString(b, d.Family)
 	b = append(b, `,"effect":`...)
 	b = appendString(b, d.Effect)
-	if d.Title != "" {
+	if d.titled {
 		b = append(b, `,"title":`...)
 		b = appendString(b, d.Title)
 	}

@@ -203,7 +203,7 @@ func checkTool2(i int, tool Value, names map[string]int) (tool2, error) {
 		if err := checkText(title, p+".title", "title", MaxTitle); err != nil {
 			return tool2{}, err
 		}
-		t.desc.Title = title.text()
+		t.desc.Title, t.desc.titled = title.text(), true
 	}
 	if ann, ok := tool.Lookup("annotations"); ok {
 		if ann.Kind() != Object {

@@ -137,7 +137,7 @@ func LoadFormat2(fsys fs.FS) ([]*Case, error) {
 	cases, err := loadFiles(fsys, "format2", "format 2 case", func(data []byte) (*Case, error) { return parseCase(data, synthetic) })
 	for _, c := range cases {
 		if !strings.HasPrefix(c.ID, "format2.") {
-			return nil, fmt.Errorf("format 2 case %q: the id does not start with format2.", c.ID)
+			return nil, fmt.Errorf("format 2 case %q: the id must start with %q", c.ID, "format2.")
 		}
 	}
 	return cases, err

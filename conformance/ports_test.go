@@ -39,10 +39,22 @@ func python3(t *testing.T) string {
 	return skipreport.Tool(t, "python3", "conformance: python3 is not installed, so the Python port and the broken ports were NOT checked; install it: sudo apt-get install python3")
 }
 
-// runPort runs every case, then the text level, against the Python script
-// at path and returns the report. The port never writes bytecode next to
-// its sources.
-func runPort(t *testing.T, py, script string, cases []*conformance.Case, text []*conformance.TextCase, protocol []*conformance.ProtocolCase) *conformance.Report {
+// A suite is the cases and each level's, as a port is run through them.
+type suite struct {
+	cases, format2 []*conformance.Case
+	text           []*conformance.TextCase
+	protocol       []*conformance.ProtocolCase
+}
+
+// loadSuite loads every level.
+func loadSuite(t *testing.T) suite {
+	return suite{loadCases(t), load(t, conformance.Format2Cases), loadTextCases(t), loadProtocolCases(t)}
+}
+
+// runPort runs every case, then the levels, against the Python script at
+// path and returns the report. The port never writes bytecode next to its
+// sources.
+func runPort(t *testing.T, py, script string, s suite) *conformance.Report {
 	t.Helper()
 	abs, err := filepath.Abs(script)
 	if err != nil {
@@ -50,13 +62,13 @@ func runPort(t *testing.T, py, script string, cases []*conformance.Case, text []
 	}
 	// The four 32 MiB lines of the protocol level take the Python port
 	// seconds each: a generous call timeout.
-	return portReport(py, abs, 30*time.Second, cases, text, protocol)
+	return portReport(py, abs, 30*time.Second, s)
 }
 
 // portReport runs the Python port at the absolute path abs through the
-// three levels, with the call timeout given (0: the default), and returns
-// the report.
-func portReport(py, abs string, callTimeout time.Duration, cases []*conformance.Case, text []*conformance.TextCase, protocol []*conformance.ProtocolCase) *conformance.Report {
+// cases and every level, with the call timeout given (0: the default), and
+// returns the report.
+func portReport(py, abs string, callTimeout time.Duration, s suite) *conformance.Report {
 	// A generous startup timeout: on a loaded machine a Python interpreter
 	// can take more than the default 10 s to start.
 	port := &conformance.Port{
@@ -67,9 +79,10 @@ func portReport(py, abs string, callTimeout time.Duration, cases []*conformance.
 	}
 	defer port.Close()
 	r := &conformance.Runner{Target: port}
-	rep := r.RunCases(cases)
-	r.RunText(rep, text)
-	r.RunProtocol(rep, protocol)
+	rep := r.RunCases(s.cases)
+	r.RunFormat2(rep, s.format2)
+	r.RunText(rep, s.text)
+	r.RunProtocol(rep, s.protocol)
 	return rep
 }
 
@@ -115,9 +128,9 @@ func TestPythonPort(t *testing.T) {
 		t.Skip("the Python port through every level, 32 MiB lines included: make test runs it")
 	}
 	py := python3(t)
-	cases, text, protocol := loadCases(t), loadTextCases(t), loadProtocolCases(t)
-	rep := runPort(t, py, pythonPort, cases, text, protocol)
-	want := fmt.Sprintf("21 passed, 0 failed; text level %d/%d; protocol level %d/%d", len(text), len(text), len(protocol), len(protocol))
+	s := loadSuite(t)
+	rep := runPort(t, py, pythonPort, s)
+	want := fmt.Sprintf("21 passed, 0 failed; format 2 level %d/%d; text level %d/%d; protocol level %d/%d", len(s.format2), len(s.format2), len(s.text), len(s.text), len(s.protocol), len(s.protocol))
 	if rep.Fatal != "" || rep.Summary() != want || !rep.OK() {
 		t.Fatalf("Python port: %s, want %s\n%s", rep.Summary(), want, reportText(rep))
 	}
@@ -159,11 +172,11 @@ func TestBrokenPorts(t *testing.T) {
 		t.Skip("runs each of the broken ports through every level: make test runs it")
 	}
 	py := python3(t)
-	cases, text := loadCases(t), loadTextCases(t)
+	s := loadSuite(t)
 	// The 32 MiB lines of the protocol level take the Python port seconds
 	// each: they go only to the ports whose row names one of them
 	// (TestPythonPort sends them to the real port).
-	all := loadProtocolCases(t)
+	all := s.protocol
 	var short []*conformance.ProtocolCase
 	for _, c := range all {
 		if !strings.HasPrefix(c.ID, lineLimitCases) {
@@ -202,11 +215,12 @@ func TestBrokenPorts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		protocol, callTimeout := short, time.Duration(0)
+		ps, callTimeout := s, time.Duration(0)
+		ps.protocol = short
 		if slices.ContainsFunc(table[filepath.Base(script)], func(id string) bool { return strings.HasPrefix(id, lineLimitCases) }) {
 			// The 32 MiB lines take a Python port seconds each, more on a
 			// loaded machine: the generous timeout of runPort.
-			protocol, callTimeout = all, 30*time.Second
+			ps.protocol, callTimeout = all, 30*time.Second
 		}
 		wg.Go(func() {
 			sem <- struct{}{}
@@ -214,7 +228,7 @@ func TestBrokenPorts(t *testing.T) {
 			// Otherwise the default call timeout: each line that gets no
 			// reply (the catch of silent_on_empty_line.py) waits all of
 			// it, and the small lines sent here take milliseconds.
-			reports[i] = portReport(py, abs, callTimeout, cases, text, protocol)
+			reports[i] = portReport(py, abs, callTimeout, ps)
 		})
 	}
 	wg.Wait()
@@ -225,8 +239,8 @@ func TestBrokenPorts(t *testing.T) {
 			if rep.Fatal != "" {
 				t.Fatalf("%s did not run: %s\n%s", name, rep.Fatal, reportText(rep))
 			}
-			if rep.Text == nil || rep.Text.OptedOut || rep.Protocol == nil || rep.Protocol.OptedOut {
-				t.Fatalf("%s: the text or the protocol level did not run\n%s", name, reportText(rep))
+			if rep.Text == nil || rep.Text.OptedOut || rep.Protocol == nil || rep.Protocol.OptedOut || rep.Format2 == nil || rep.Format2.OptedOut {
+				t.Fatalf("%s: a level did not run\n%s", name, reportText(rep))
 			}
 			// A row may name the checks of a case that catch the port
 			// (validate.keys.unknown#8,9): then exactly those must fail.
@@ -237,7 +251,7 @@ func TestBrokenPorts(t *testing.T) {
 				}
 			}
 			var failed []string
-			for _, c := range slices.Concat(rep.Cases, rep.Text.Cases, rep.Protocol.Cases) {
+			for _, c := range slices.Concat(rep.Cases, rep.Format2.Cases, rep.Text.Cases, rep.Protocol.Cases) {
 				switch c.Status {
 				case conformance.Pass:
 				case conformance.Fail:

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -123,11 +124,26 @@ func TestGrammarCovers(t *testing.T) {
 }
 
 // TestShrink shrinks a generated call while the reference's outcome stays
-// INVALID_ARGUMENT_KEYS: what is left is one tool, no field, one argument.
+// INVALID_ARGUMENT_KEYS: what is left is one tool, no field, one argument
+// (a few bytes besides the tool's name);
+// for a call on a format-2 catalog, one tool with the members format 2
+// requires and an input schema with no property.
 func TestShrink(t *testing.T) {
+	for _, tc := range []struct {
+		format2 bool
+		most    int
+	}{{false, 180}, {true, 240}} {
+		testShrink(t, tc.format2, tc.most)
+	}
+}
+
+func testShrink(t *testing.T, format2 bool, most int) {
 	ref := Reference("test")
 	want := "error INVALID_ARGUMENT_KEYS"
 	for i := range 2000 {
+		if isFormat2Turn(turnOf(3, i)) != format2 {
+			continue
+		}
 		n := generate(3, i).call
 		if callTarget(ref, n.appendJSON(nil)).kind() != want || len(n.String()) < 400 {
 			continue
@@ -140,8 +156,10 @@ func TestShrink(t *testing.T) {
 		if tries >= 5000 {
 			t.Errorf("shrinking used its whole budget")
 		}
-		if len(got.String()) > 200 {
-			t.Errorf("call %d shrank from %d to %d bytes, want at most 200: %s", i, len(n.String()), len(got.String()), got)
+		// The tool's name, written twice, cannot shrink: the call names
+		// the tool it found.
+		if size := len(got.String()) - 2*len(got.get("name").plain()); size > most {
+			t.Errorf("call %d shrank from %d to %d bytes (%d besides the tool's name), want at most %d: %s", i, len(n.String()), len(got.String()), size, most, got)
 		}
 		if again, _ := shrink(n, keep, 5000); again.String() != got.String() {
 			t.Errorf("shrinking twice gave two calls:\n%s\n%s", got, again)
@@ -387,7 +405,7 @@ func TestCitationsResolve(t *testing.T) {
 
 // gateCalls is the budget of the gate (internal/suites/fuzzgate) for a broken
 // port, with its seed 1.
-const gateCalls = 3000
+const gateCalls = 4000
 
 // TestGrammarReachesEveryBreak checks that the calls of seed 1 within the
 // gate's budget draw every break of the grammar the generator knows (each
@@ -413,7 +431,14 @@ func TestGrammarReachesEveryBreak(t *testing.T) {
 	for _, c := range twinChanges {
 		want = append(want, "twin "+c.name)
 	}
-	want = append(want, "family all", "mutate_and_repeat of discover with arguments")
+	for _, p := range probes2 {
+		want = append(want, "format 2 probe "+p.name)
+	}
+	want = append(want, "family all", "mutate_and_repeat of discover with arguments", "format 2", "format 2 catalog miss", "format 2 duplicate tool",
+		"format 2 bad tool name", "format 2 tool members", "format 2 title at the limit")
+	for i := range 14 {
+		want = append(want, "format 2 schema miss "+itoa(i))
+	}
 	for _, w := range want {
 		if drawn[w] < 3 {
 			t.Errorf("%d calls of %d draw %q, want at least 3", drawn[w], gateCalls, w)
@@ -589,4 +614,46 @@ func TestTwinFollowsItsBase(t *testing.T) {
 	if twins < calls/cornerEvery-1 {
 		t.Errorf("%d twins in %d calls, want about %d", twins, calls, calls/cornerEvery)
 	}
+}
+
+// TestFormat2Grammar checks that the format-2 calls of seed 1 within the
+// gate's budget reach every outcome of conformance/SPEC.md §12 on the built-in
+// implementation, each a few times: results of discover and of
+// validate_arguments, and each error code a format-2 call can get.
+func TestFormat2Grammar(t *testing.T) {
+	target := conformance.GoTarget("test")
+	got := map[string]int{}
+	calls := 0
+	for i := range gateCalls {
+		if !isFormat2Turn(turnOf(1, i)) {
+			continue
+		}
+		calls++
+		s := generate(1, i)
+		out, err := target.Call(s.call.appendJSON(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o struct {
+			Result json.RawMessage `json:"result"`
+			Error  string          `json:"error"`
+		}
+		if err := json.Unmarshal(out, &o); err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		key := o.Error
+		if key == "" {
+			key = "result of " + s.call.get("op").plain()
+		}
+		got[key]++
+	}
+	want := []string{"result of discover", "result of validate_arguments", "result of mutate_and_repeat", "INVALID_CATALOG", "INVALID_FIELDS",
+		"INVALID_LABEL", "DUPLICATE_TOOL", "INVALID_METADATA", "INVALID_SPEC", "UNKNOWN_FAMILY", "TOOL_NOT_AVAILABLE_IN_FAMILY",
+		"INVALID_ARGUMENT_KEYS", "INVALID_ARGUMENT_VALUE", "INVALID_JSON"}
+	for _, w := range want {
+		if got[w] < 3 {
+			t.Errorf("%d of %d format-2 calls end in %s, want at least 3 (all: %v)", got[w], calls, w, got)
+		}
+	}
+	t.Logf("%d format-2 calls: %v", calls, got)
 }

@@ -38,7 +38,17 @@ func generate(seed uint64, i int) sample {
 		call := g.twin(seed, i)
 		return sample{call: call, breaks: g.breaks}
 	}
-	s := sample{call: g.call()}
+	var s sample
+	if turn := turnOf(seed, i); isFormat2Turn(turn) {
+		// One format-2 call in three is a probe, in turn.
+		probe := -1
+		if k := (uint64(i) + seed) / cornerEvery; k%3 == 0 {
+			probe = int(k / 3 % uint64(len(probes2)))
+		}
+		s.call = g.call2Probe(probe)
+	} else {
+		s.call = g.call()
+	}
 	// Drawn last: the call is the same with or without them.
 	if g.p(0.02) {
 		s.line = g.lineMutation()
@@ -581,7 +591,8 @@ func (g *gen) wrongType(typ string) *node {
 	for {
 		v := oneOf(g, str("x"), str(""), number("1"), number("0"), boolean(true), boolean(false), null(), array(), object(), array(str("x")), number("1.5"))
 		switch {
-		case typ == "string" && v.kind == kString, typ == "integer" && v.kind == kNumber && v.lit != "1.5", typ == "boolean" && v.kind == kBool:
+		case typ == "string" && v.kind == kString, typ == "integer" && v.kind == kNumber && v.lit != "1.5", typ == "boolean" && v.kind == kBool,
+			typ == "number" && v.kind == kNumber, typ == "array" && v.kind == kArray, typ == "object" && v.kind == kObject:
 			continue
 		}
 		return v

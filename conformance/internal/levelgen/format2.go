@@ -465,6 +465,7 @@ func format2Table() []f2case {
 				{"a tool with no title and no annotations has neither member; members as the catalog orders them", discover2(described, "all", "write_file"), `{"result":[` + writeFileDesc + `]}`},
 				{"a family: its enabled tools in catalog order, never the disabled one", discover2(described, "files", ""), `{"result":[` + readFileDesc + "," + writeFileDesc + `]}`},
 				{"all: every enabled tool", discover2(described, "all", ""), `{"result":[` + readFileDesc + "," + writeFileDesc + "," + fetchDesc + `]}`},
+				{"an empty title is a title: the description has it", discover2(cat2(toolWith(`,"title":""`)), "f", "t"), `{"result":[{"name":"t","family":"f","effect":"read","title":"","description":"","inputSchema":` + emptySchema + `,"executes":false}]}`},
 				{"a disabled tool by name", discover2(described, "files", "deleteFile"), errorCode("TOOL_NOT_AVAILABLE_IN_FAMILY")},
 				{"a name in another case", discover2(described, "files", "readfile"), errorCode("TOOL_NOT_AVAILABLE_IN_FAMILY")},
 				{"a tool of another family", discover2(described, "web", "readFile"), errorCode("TOOL_NOT_AVAILABLE_IN_FAMILY")},

@@ -114,8 +114,8 @@ def equal(a, b):
 def _text(v, path, what, limit, code=ck.INVALID_METADATA):
     if type(v) is not str:
         raise CatalogError(code, "%s: %s is %s, want a string" % (path, what, kind(v)))
-    if len(v) > limit:
-        raise CatalogError(code, "%s: %s is %d code points, over %d" % (path, what, len(v), limit))
+    if ck.code_points(v) > limit:
+        raise CatalogError(code, "%s: %s is %d code points, over %d" % (path, what, ck.code_points(v), limit))
     return v
 
 
@@ -204,9 +204,9 @@ def compile_schema(v, path, depth=1, inner=False):
                       ("minItems", "min_items"), ("maxItems", "max_items")):
         if key in v:
             x = v[key]
-            if kind(x) != "integer" or not 0 <= x <= MAX_BOUND:
+            if kind(x) != "integer" or not 0 <= decimal(x) <= MAX_BOUND:
                 raise _spec(path + "." + key, "not an integer from 0 to %d" % MAX_BOUND)
-            setattr(n, attr, int(x))
+            setattr(n, attr, int(decimal(x)))
     if n.max_length is not None and (n.min_length or 0) > n.max_length:
         raise _spec(path, "minLength over maxLength")
     if n.max_items is not None and (n.min_items or 0) > n.max_items:
@@ -309,49 +309,70 @@ def check(n, v, path):
         if not n.nullable:
             raise _value(path, "null, want %s" % n.type)
         if not n.null_skips:
-            _check_enum(n, v, path)
+            check_enum(n, v, path)
         return
     # W4
     if not (k == n.type or n.type == "number" and k == "integer"):
         raise _value(path, "%s, want %s" % (k, n.type))
     # W5
-    _check_enum(n, v, path)
-    # W6
+    check_enum(n, v, path)
+    # W6-W8
     if k == "string":
-        if n.max_length is not None and len(v) > n.max_length:
-            raise _value(path, "%d code points, over maxLength %d" % (len(v), n.max_length))
-        if n.min_length is not None and len(v) < n.min_length:
-            raise _value(path, "%d code points, under minLength %d" % (len(v), n.min_length))
+        check_string(n, v, path)
     elif k in ("integer", "number"):
-        if n.minimum is None and n.maximum is None and n.excl_min is None and n.excl_max is None:
-            return
-        x = decimal(v)
-        if ((n.minimum is not None and x < n.minimum) or (n.excl_min is not None and x <= n.excl_min)
-                or (n.maximum is not None and x > n.maximum) or (n.excl_max is not None and x >= n.excl_max)):
-            raise _value(path, "out of bounds")
-    # W7
+        check_number(n, v, path)
     elif k == "array":
-        if n.min_items is not None and len(v) < n.min_items:
-            raise _value(path, "fewer than minItems")
-        if n.max_items is not None and len(v) > n.max_items:
-            raise _value(path, "more than maxItems")
-        for i, x in enumerate(v):
-            check(n.items, x, "%s[%d]" % (path, i))
-    # W8
+        check_array(n, v, path)
     elif k == "object":
-        schemas = dict(n.props)
-        for key in v:
-            if key not in schemas:
-                raise CatalogError(ck.INVALID_ARGUMENT_KEYS, "%s: %s is not a property" % (path, ck._quote(key)))
-        for r in n.required:
-            if r not in v:
-                raise CatalogError(ck.INVALID_ARGUMENT_KEYS, "%s: required %s is missing" % (path, ck._quote(r)))
-        for name, s in n.props:
-            if name in v:
-                check(s, v[name], path + "." + name)
+        check_object(n, v, path)
 
 
-def _check_enum(n, v, path):
+def check_string(n, v, path):
+    """W6 for a string: its length in code points."""
+    length = ck.code_points(v)
+    if n.max_length is not None and length > n.max_length:
+        raise _value(path, "%d code points, over maxLength %d" % (length, n.max_length))
+    if n.min_length is not None and length < n.min_length:
+        raise _value(path, "%d code points, under minLength %d" % (length, n.min_length))
+
+
+def check_number(n, v, path):
+    """W6 for a number: the bounds, as exact decimals."""
+    if n.minimum is None and n.maximum is None and n.excl_min is None and n.excl_max is None:
+        return
+    x = decimal(v)
+    if ((n.minimum is not None and x < n.minimum) or (n.excl_min is not None and x <= n.excl_min)
+            or (n.maximum is not None and x > n.maximum) or (n.excl_max is not None and x >= n.excl_max)):
+        raise _value(path, "out of bounds")
+
+
+def check_array(n, v, path):
+    """W7: the count, then each element in index order."""
+    if n.min_items is not None and len(v) < n.min_items:
+        raise _value(path, "fewer than minItems")
+    if n.max_items is not None and len(v) > n.max_items:
+        raise _value(path, "more than maxItems")
+    for i, x in enumerate(v):
+        check(n.items, x, "%s[%d]" % (path, i))
+
+
+def check_object(n, v, path):
+    """W8: the keys in the order written, the required properties, then the
+    values in the schema's order of properties."""
+    schemas = dict(n.props)
+    for key in v:
+        if key not in schemas:
+            raise CatalogError(ck.INVALID_ARGUMENT_KEYS, "%s: %s is not a property" % (path, ck._quote(key)))
+    for r in n.required:
+        if r not in v:
+            raise CatalogError(ck.INVALID_ARGUMENT_KEYS, "%s: required %s is missing" % (path, ck._quote(r)))
+    for name, s in n.props:
+        if name in v:
+            check(s, v[name], path + "." + name)
+
+
+def check_enum(n, v, path):
+    """W5: enum and const, compared by value and kind."""
     if n.enum is not None and not any(equal(v, x) for x in n.enum):
         raise _value(path, "not one of the enum's values")
     if n.has_const and not equal(v, n.const):

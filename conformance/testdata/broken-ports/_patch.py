@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import catalog_port  # noqa: E402,F401
 import catalogkit  # noqa: E402,F401
+import catalogkit2  # noqa: E402,F401
 
 # The names every JavaScript object inherits from Object.prototype: what
 # `k in obj` also finds in an object made with {}.

@@ -21,7 +21,7 @@ import (
 // about 0.5 s of CPU each).
 const (
 	gateSeed         = 1
-	brokenPortBudget = 3000 // calls to find a broken port's bug
+	brokenPortBudget = 4000 // calls to find a broken port's bug
 	ownPortBudget    = 3000 // calls that must find nothing
 	gateShrinkBudget = 3000
 	// A sequence's shrink starts a port for every try: a Python start costs
@@ -66,30 +66,29 @@ var notFuzzed = map[string]string{
 	"retransmit_same_seq":          "its bug needs two calls with the same seq, and the fuzzer numbers its lines 1, 2, 3, ... (protocol.seq.repeated catches it)",
 	"long_line_chunked":            "its bug shows only in a line over 32 MiB + 2 bytes, and the fuzzer's lines stay small (protocol.line-limit.over-by-mib catches it)",
 	"replies_as_completed":         "its bug depends on thread timing: the fuzzer finds disagreements (320 in seed 1's 3000 calls by hand), but none happens again on a fresh port, so none shrinks to a case (protocol.line-limit.pipelined catches it)",
-	"empty_string_unset":           `its bug needs "" as the one bad value of a call that is valid but for it, for an integer or boolean field; seed 1's 3000 calls hold empty strings, but for string fields or beside another error with the same code (text.string.empty-for-integer.arguments catches it)`,
-	"optional_null_absent":         "its bug needs null as the one bad value of a call that is valid but for it, for an optional field; seed 1's 3000 calls do not happen to draw one (validate.values.integer-and-boolean catches it)",
+	"empty_string_unset":           `its bug needs "" as the one bad value of a call that is valid but for it, for an integer or boolean field; seed 1's 4000 calls hold empty strings, but for string fields or beside another error with the same code (text.string.empty-for-integer.arguments catches it)`,
+	"optional_null_absent":         "its bug needs null as the one bad value of a call that is valid but for it, for an optional field; seed 1's 4000 calls do not happen to draw one (validate.values.integer-and-boolean catches it)",
 	"type_in_prototype":            `its bug needs a field type that is a built-in property name, and the fuzzer's bad types are near-misses of the three ("str", "String", "number", ...) (text.catalog.type-constructor catches it)`,
 	"c_escape_table":               "its bug needs a string holding U+0007 or U+000B, which the fuzzer's strings never hold (text.echo.controls-low.arguments catches it)",
 	"result_escapes_apostrophe":    "its bug needs a string holding an apostrophe, which the fuzzer's strings never hold (text.echo.punctuation.arguments catches it)",
 	"error_line_half_escaped":      `its bug needs an unknown message type holding a control character, and the fuzzer's corners send only "bye" (protocol.type.unknown.escapes catches it)`,
 	"detail_utf16_cut_64":          "its bug needs a bad name over 64 UTF-16 units with an emoji across the 64th, and the fuzzer's long labels are ASCII (text.name.astral-run-odd.validate catches it)",
 	"int64_fast_path":              "its bug needs an integer from 2^63 to 10^19, a range the fuzzer's integers skip (text.number.nineteen-nines.arguments and protocol.seq.int64-plus-one catch it)",
-	"discover_page_limit":          "its bug needs a discover that lists over 100 tools, and the fuzzer's 1000-tool catalogs (4 in 1000) are not listed within seed 1's 3000 calls (text.catalog.tools-at-limit catches it)",
+	"discover_page_limit":          "its bug needs a discover that lists over 100 tools, and the fuzzer's 1000-tool catalogs (4 in 1000) are not listed within seed 1's 4000 calls (text.catalog.tools-at-limit catches it)",
 	"line_limit_chars":             "its bug shows only in a line of over 32 MiB, and the fuzzer's lines stay small so that a run of thousands of calls takes seconds (protocol.line-limit.over-multibyte catches it)",
 	"exit_status_last_error":       "its bug is in its exit status, and the fuzzer never ends a session on a line it chooses (protocol.last-line.error-line catches it)",
 	"eof_blank_tail_dropped":       "its bug is in the last line of a session, and the fuzzer never ends a session on a line it chooses (protocol.last-line.blank-no-newline catches it)",
 	"hello_echoes_protocol":        "its bug is in the answer to a hello asking for another protocol version, and the fuzzer's hello always asks for the runner's own (protocol.hello.other-version catches it)",
 	"validate_uses_family":         "its bug needs a family member in a validate_arguments call, which the fuzzer never writes (text.member.family-in-validate catches it)",
-	"array_arguments_object":       "its bug needs arguments [] for a tool with no required field, which seed 1's 3000 calls do not happen to draw (text.arguments.array.no-required catches it)",
 	"key_trimmed":                  "its bug needs an argument key that is a field's name with white space around it, which the fuzzer does not write (text.distinct-key.trailing-space.arguments catches it)",
 	"tool_keys_trimmed":            "its bug needs a tool or field spec key with white space around it in place of the key itself, which the fuzzer does not write (catalog.polluted.extra-key#21,22 catches it)",
 	"keys_nfkc":                    "its bug needs an argument key that is a compatibility form of a field's name (full-width letters, a ligature), which the fuzzer does not write (validate.keys.unknown#19 catches it)",
 	"inner_op_loose_null":          "its bug needs a mutate_and_repeat whose inner op is a number or a boolean, and the fuzzer's mutate_and_repeat corners hold an inner call, an unknown op or a non-object (protocol.mutate-and-repeat.inner-op-number catches it)",
 	"fffe_ffff_refused":            "its bug needs U+FFFE or U+FFFF in a string, which the fuzzer's strings never hold (text.string.raw-fffe.arguments and text.string.escaped-ffff.arguments catch it)",
 	"exponent_int32":               "its bug needs a number whose exponent is beyond 32 bits, and the fuzzer's largest, 1e999999999, fits in 32 (text.number.exponent-beyond-int32.arguments catches it)",
-	"dup_keys_read_members_only":   "its bug needs a duplicate key inside an argument's value or a member a port ignores; the fuzzer's argument values are seldom objects and seed 1's 3000 calls put none there (text.duplicate-key.inside-value.arguments catches it)",
 	"c1_controls_refused":          "its bug needs a raw U+0080 to U+009F inside a string, and the fuzzer writes U+0085 only as white space between tokens (text.string.raw-c1-control.arguments catches it)",
-	"refusal_seq_int64":            "its corner, a refused line with a 30-digit seq, is one of the 40 the fuzzer draws for 3 calls in 100, and seed 1's 3000 calls do not happen to send it (protocol.refused.seq-readable-huge catches it)",
+	"spec_null_zero":               "its bug needs a field spec that is null in a call that meets it first; seed 1 drew one on a turn that now carries a format-2 call, and its 4000 calls draw no other (text.null.spec.catalog catches it)",
+	"refusal_seq_int64":            "its corner, a refused line with a 30-digit seq, is one of the 40 the fuzzer draws for 3 calls in 100, and seed 1's 4000 calls do not happen to send it (protocol.refused.seq-readable-huge catches it)",
 }
 
 // TestFuzzFindsBrokenPorts fuzzes every port in testdata/broken-ports (whatever is
@@ -266,14 +265,25 @@ func callShape(t *testing.T, call []byte) (tools, fields, widest int) {
 		return callShape(t, c.Call)
 	}
 	var cat []struct {
-		Fields json.RawMessage
+		Fields      json.RawMessage
+		InputSchema struct {
+			Properties json.RawMessage
+		}
 	}
 	if json.Unmarshal(c.Catalog, &cat) != nil {
-		return 0, 0, 0
+		// Format 2: the tools are a member, a field is a property of an
+		// input schema.
+		var cat2 struct{ Tools json.RawMessage }
+		if json.Unmarshal(c.Catalog, &cat2) != nil || json.Unmarshal(cat2.Tools, &cat) != nil {
+			return 0, 0, 0
+		}
 	}
 	for _, tool := range cat {
 		var f map[string]json.RawMessage
 		json.Unmarshal(tool.Fields, &f)
+		if f == nil {
+			json.Unmarshal(tool.InputSchema.Properties, &f)
+		}
 		fields += len(f)
 		widest = max(widest, len(f))
 	}
