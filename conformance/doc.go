@@ -30,7 +30,7 @@
 //   - protocol.go: the protocol level's sequences and how they are judged.
 //
 // Below it, internal/proc supervises a port's processes (process groups,
-// PID namespaces, the sweep of what a port left behind), internal/levelgen
+// a private TMPDIR, the sweep of what a port left behind), internal/levelgen
 // generates the text and protocol levels from tables (go generate), and
 // package fuzz generates calls from the contract's grammar and shrinks
 // disagreements (catalogkit conform --fuzz).

@@ -25,7 +25,7 @@ func (p *Port) Exchange(line []byte) ([]byte, error) {
 		return nil, terr
 	}
 	if _, err := parseTape(reply); err != nil {
-		return nil, p.fail(Error, fmt.Sprintf("reply is not valid JSON (%v): %s", err, brief(reply)))
+		return nil, p.fail(Error, unreadable("reply", err, reply))
 	}
 	return reply, nil
 }

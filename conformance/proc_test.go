@@ -3,9 +3,6 @@
 package conformance
 
 import (
-	"github.com/catalogkit/catalogkit/conformance/internal/proc"
-
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,8 +48,7 @@ type portProcessTest struct {
 }
 
 // TestPortProcesses runs real shell ports that leave processes behind and
-// checks, in /proc, that none survives, in a PID namespace and with the
-// marker sweep alone; and that a port whose own process
+// checks, in /proc, that none survives; and that a port whose own process
 // exited is a CRASH even while a process it started holds its stdout.
 func TestPortProcesses(t *testing.T) {
 	if _, err := os.Stat("/proc/self/environ"); err != nil {
@@ -64,9 +60,8 @@ func TestPortProcesses(t *testing.T) {
 			name:       "child holds stdout",
 			script:     `read call; sh -c 'echo $$ > "$PIDFILE"; exec sleep $TOKEN' & ` + waitPid + `exit 0`,
 			wantStatus: Crash,
-			// In a PID namespace the holder ends with the port; without
-			// one, the message goes on: "while a process it started
-			// still held its stdout open".
+			// The message goes on: "while a process it started still
+			// held its stdout open".
 			wantInMsg: "port exited before its reply (exit status 0)",
 			reason:    "the port is its process: once it exits, the call has crashed, whoever holds the pipe",
 		},
@@ -96,7 +91,7 @@ func TestPortProcesses(t *testing.T) {
 			wantStatus: Crash,
 			wantInMsg:  "port exited before its reply (exit status 0)",
 			hop:        true,
-			reason:     "the whole line of generations ends, in a PID namespace or by sweeping until a sweep finds nothing",
+			reason:     "the whole line of generations ends, by sweeping until a sweep finds nothing",
 		},
 		{
 			name:       "port ignores SIGTERM",
@@ -113,23 +108,7 @@ func TestPortProcesses(t *testing.T) {
 			reason:     "a descendant that ignores SIGTERM is killed with the port",
 		},
 	}
-	namespaces := proc.Namespaces
-	defer func() { proc.Namespaces = namespaces }()
-	for _, mode := range []struct {
-		name       string
-		namespaces func() error
-	}{
-		{"pid-namespace", namespaces},
-		{"sweep", func() error { return errors.New("forced by the test: the sweep alone") }},
-	} {
-		t.Run(mode.name, func(t *testing.T) {
-			if err := mode.namespaces(); mode.name == "pid-namespace" && err != nil {
-				t.Skip("no PID namespace here:", err)
-			}
-			proc.Namespaces = mode.namespaces
-			portProcesses(t, cases, tests)
-		})
-	}
+	portProcesses(t, cases, tests)
 }
 
 // portProcesses runs the tests of TestPortProcesses.
@@ -181,8 +160,7 @@ func portProcesses(t *testing.T, cases []*Case, tests []portProcessTest) {
 var tokens atomic.Int64
 
 // sleepToken returns an argument for sleep(1) unique to this test process
-// and call (and, as pids repeat across PID namespaces, time), by which sleepers finds the processes that sleep with it (their
-// pid as a port sees it may be that of its own PID namespace).
+// and call, by which sleepers finds the processes that sleep with it.
 func sleepToken() string {
 	return fmt.Sprintf("300.%d%07d%06d", tokens.Add(1), os.Getpid(), time.Now().UnixNano()%1000000)
 }

@@ -252,7 +252,7 @@ func (r *Runner) runProtocolCase(c *ProtocolCase, st SessionTarget, res *CaseRes
 		}
 		if err != nil {
 			te := noOutcome(err, cr, res)
-			res.Message = fmt.Sprintf("line %d: %s", i, te.Message)
+			res.Message = fmt.Sprintf("line %d: %s", i+1, te.Message)
 			return te
 		}
 		if len(line) <= keepLimit {
@@ -266,7 +266,7 @@ func (r *Runner) runProtocolCase(c *ProtocolCase, st SessionTarget, res *CaseRes
 				cr.Got = nil
 			}
 			if res.Status == Pass {
-				res.Status, res.Message = Fail, fmt.Sprintf("line %d: %s", i, msg)
+				res.Status, res.Message = Fail, fmt.Sprintf("line %d: %s", i+1, msg)
 			}
 			if !c.Pipelined {
 				return nil
@@ -307,7 +307,7 @@ func asTransport(err error) *TransportError {
 func judgeProtocolLine(l *ProtocolLine, line []byte) string {
 	t, err := parseTape(line)
 	if err != nil {
-		return fmt.Sprintf("the reply is not valid JSON (%v): %s", err, brief(line))
+		return unreadable("reply", err, line)
 	}
 	msg := t.root()
 	typ, _ := msg.lookup("type")

@@ -117,7 +117,7 @@ func SplitReply(line []byte) (Reply, error) {
 func readReplyLine(line []byte) (tval, error) {
 	t, err := parseTape(line)
 	if err != nil {
-		return tval{}, fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
+		return tval{}, errors.New(unreadable("reply", err, line))
 	}
 	return t.root(), nil
 }

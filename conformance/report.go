@@ -14,11 +14,14 @@ import (
 
 // WriteText writes the report for people: a line naming the implementation,
 // one line per case ("PASS id", "FAIL id: title"), for each case that did
-// not pass the failing call and its (-want +got) diff or what happened, one
+// not pass the rules it checks, the failing call and its (-want +got) diff
+// or what happened, one
 // line for the cases not run after the port failed, and the final line "N
 // passed, N failed" (", N skipped" when any were). Everything a port
 // controls (its name, stderr, messages, details) is escaped by [termsafe.Printable],
-// so that nothing it sends reaches the terminal as a control sequence.
+// so that nothing it sends reaches the terminal as a control sequence. A
+// number longer than 600 bytes in a call, a diff, a message or a detail is
+// cut in the middle as a text case's line is ([cutNumbers]).
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	if r.Port.Name == "" {
@@ -36,7 +39,8 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "%-7s %s\n", c.Status, c.ID)
 			continue
 		}
-		fmt.Fprintf(&b, "%-7s %s: %s\n", c.Status, c.ID, termsafe.Printable(c.Message))
+		fmt.Fprintf(&b, "%-7s %s: %s\n", c.Status, c.ID, termsafe.Printable(cutNumbers(c.Message)))
+		writeRule(&b, c)
 		for _, chk := range c.Checks {
 			if chk.Status == Pass {
 				continue
@@ -45,18 +49,18 @@ func (r *Report) WriteText(w io.Writer) error {
 			if chk.Note != "" {
 				fmt.Fprintf(&b, " (%s)", termsafe.Printable(chk.Note))
 			}
-			fmt.Fprintf(&b, "\n    call: %s\n", termsafe.Printable(string(chk.Call)))
+			fmt.Fprintf(&b, "\n    call: %s\n", termsafe.Printable(cutNumbers(string(chk.Call))))
 			switch {
 			case chk.Diff != "":
-				fmt.Fprintf(&b, "    (-want +got):\n%s", indent(termsafe.PrintableLines(chk.Diff), "        "))
+				fmt.Fprintf(&b, "    (-want +got):\n%s", indent(termsafe.PrintableLines(cutNumbers(chk.Diff)), "        "))
 				if chk.Detail != "" {
-					fmt.Fprintf(&b, "    detail: %s\n", termsafe.Printable(chk.Detail))
+					fmt.Fprintf(&b, "    detail: %s\n", termsafe.Printable(cutNumbers(chk.Detail)))
 				}
 			case chk.Message != "":
-				fmt.Fprintf(&b, "    %s: %s\n", strings.ToLower(string(chk.Status)), termsafe.Printable(chk.Message))
+				fmt.Fprintf(&b, "    %s: %s\n", strings.ToLower(string(chk.Status)), termsafe.Printable(cutNumbers(chk.Message)))
 			}
 			if chk.Diff != "" && chk.Second != nil {
-				fmt.Fprintf(&b, "    %s\n", termsafe.Printable(chk.Message))
+				fmt.Fprintf(&b, "    %s\n", termsafe.Printable(cutNumbers(chk.Message)))
 			}
 		}
 		if c.Stderr != "" {
@@ -75,6 +79,19 @@ func (r *Report) WriteText(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// writeRule writes the rules a case that did not pass checks, as its file
+// cites them, with the documents' paths from the repository's root ("rule:
+// conformance/SPEC.md §7 V4 (keys)"), so that a porter reads the rule
+// beside the failure.
+func writeRule(b *strings.Builder, c *CaseResult) {
+	if c.Spec != "" && !c.NotRun {
+		fmt.Fprintf(b, "    rule: %s\n", docPaths.Replace(c.Spec))
+	}
+}
+
+// docPaths gives the documents a case cites by name their paths.
+var docPaths = strings.NewReplacer("SPEC.md", "conformance/SPEC.md", "PROTOCOL.md", "conformance/PROTOCOL.md")
 
 func plural(n int, noun string) string {
 	if n == 1 {
@@ -102,16 +119,17 @@ func (l level) writeText(b *strings.Builder) {
 		if c.Status == Pass {
 			continue
 		}
-		fmt.Fprintf(b, "%-7s %s: %s\n", c.Status, c.ID, termsafe.Printable(c.Message))
+		fmt.Fprintf(b, "%-7s %s: %s\n", c.Status, c.ID, termsafe.Printable(cutNumbers(c.Message)))
+		writeRule(b, c)
 		for _, chk := range c.Checks {
 			if chk.Line != "" {
 				fmt.Fprintf(b, "    line: %s\n", termsafe.Printable(chk.Line))
 			}
 			switch {
 			case chk.Diff != "":
-				fmt.Fprintf(b, "    (-want +got):\n%s", indent(termsafe.PrintableLines(chk.Diff), "        "))
+				fmt.Fprintf(b, "    (-want +got):\n%s", indent(termsafe.PrintableLines(cutNumbers(chk.Diff)), "        "))
 			case chk.Message != "":
-				fmt.Fprintf(b, "    %s: %s\n", strings.ToLower(string(chk.Status)), termsafe.Printable(chk.Message))
+				fmt.Fprintf(b, "    %s: %s\n", strings.ToLower(string(chk.Status)), termsafe.Printable(cutNumbers(chk.Message)))
 			}
 		}
 		if c.Stderr != "" {
@@ -162,7 +180,11 @@ func indent(text, prefix string) string {
 // WriteJSON writes the report as one indented JSON object. Its text is
 // safe on a terminal: besides the control characters JSON escapes, DEL, the
 // C1 controls and the bidirectional formatting characters are written as
-// \u escapes.
+// \u escapes. Every number any standard JSON reader takes as written is
+// kept byte for byte; any other (more than 15 significant digits, or out of
+// a double's normal range, as a 5001-digit integer or 1e400) is written as
+// {"$number": "LITERAL"}, a long literal cut in the middle
+// ([portableNumbers]).
 func (r *Report) WriteJSON(w io.Writer) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -171,14 +193,15 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
-	_, err := w.Write(termsafe.JSON(b.Bytes()))
+	_, err := w.Write(termsafe.JSON(portableNumbers(b.Bytes())))
 	return err
 }
 
 // WriteJUnit writes the report as JUnit XML, one testcase per case: FAIL as
 // a failure, ERROR, CRASH and TIMEOUT as an error, SKIP as skipped. Like
 // [Report.WriteJSON], it writes DEL, C1 controls and bidirectional
-// formatting characters as character references.
+// formatting characters as character references, and cuts long numbers as
+// [Report.WriteText] does.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	type result struct {
 		Type    string `xml:"type,attr"`
@@ -235,15 +258,15 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			if chk.Line != "" {
 				fmt.Fprintf(&detail, "%s\nline: %s\n", chk.Status, chk.Line)
 			} else {
-				fmt.Fprintf(&detail, "check %d: %s\ncall: %s\n", chk.Index, chk.Status, chk.Call)
+				fmt.Fprintf(&detail, "check %d: %s\ncall: %s\n", chk.Index, chk.Status, cutNumbers(string(chk.Call)))
 			}
 			if chk.Diff != "" {
-				fmt.Fprintf(&detail, "(-want +got):\n%s", chk.Diff)
+				fmt.Fprintf(&detail, "(-want +got):\n%s", cutNumbers(chk.Diff))
 			} else if chk.Message != "" {
-				fmt.Fprintf(&detail, "%s\n", chk.Message)
+				fmt.Fprintf(&detail, "%s\n", cutNumbers(chk.Message))
 			}
 		}
-		res := &result{Type: string(c.Status), Message: c.Message, Text: detail.String()}
+		res := &result{Type: string(c.Status), Message: cutNumbers(c.Message), Text: detail.String()}
 		switch c.Status {
 		case Pass:
 		case Fail:

@@ -117,10 +117,9 @@ func (e *TransportError) Error() string { return strings.ToLower(string(e.Status
 // makes the handshake) at the first call, and again at the call after an
 // ERROR, CRASH or TIMEOUT, which kill it. Close ends the last process.
 //
-// Every process of a port runs in its own process group, with
-// [PortMarkerEnv] in its environment, and on Linux, where the kernel allows
-// it, as the first process of its own PID namespace: when it ends, the
-// kernel ends every process it started. Whenever a process of the port ends
+// Every process of a port is an ordinary process in its own process group,
+// with [PortMarkerEnv] in its environment and TMPDIR set to a folder of its
+// own, removed when it ends. Whenever a process of the port ends
 // (a timeout, a crash, a protocol error, Close), the runner kills its whole
 // group and, on Linux, every process that still carries the marker, in
 // whatever group or session it has moved to, sweeping /proc until several
@@ -157,6 +156,7 @@ type Port struct {
 type process struct {
 	cmd        *exec.Cmd
 	marker     string // the value of PortMarkerEnv
+	tmp        string // its TMPDIR, removed when it ends
 	stdin      *os.File
 	lines      chan lineOrErr
 	quit       chan struct{} // closed when the runner stops reading lines
@@ -240,7 +240,7 @@ func (p *Port) request(req []byte) error {
 func decodeReply(line []byte, seq int64) ([]byte, error) {
 	t, err := parseTape(line)
 	if err != nil {
-		return nil, fmt.Errorf("reply is not valid JSON (%v): %s", err, brief(line))
+		return nil, errors.New(unreadable("reply", err, line))
 	}
 	msg := t.root()
 	if typ, _ := msg.lookup("type"); typ.strEqual("error") {
@@ -408,7 +408,14 @@ func (p *Port) start() error {
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(slices.Clip(env), PortMarkerEnv+"="+marker)
+	// A temporary folder of its own: runtimes and libraries that name
+	// files after their pid or a fixed name in TMPDIR never meet another
+	// port's, and what a port leaves there goes with it.
+	tmp, err := os.MkdirTemp("", "catalogkit-port-")
+	if err != nil {
+		return &TransportError{Status: Error, Message: fmt.Sprintf("could not start the port: %v", err), Fatal: true, NotStarted: true}
+	}
+	cmd.Env = append(slices.Clip(env), PortMarkerEnv+"="+marker, "TMPDIR="+tmp)
 	proc.BecomeSubreaper()
 	var pipes [6]*os.File // stdin, stdout, stderr: read and write ends
 	for i := 0; i < len(pipes); i += 2 {
@@ -417,16 +424,16 @@ func (p *Port) start() error {
 			for _, f := range pipes[:i] {
 				f.Close()
 			}
+			os.RemoveAll(tmp)
 			return &TransportError{Status: Error, Message: fmt.Sprintf("could not start the port: %v", err), Fatal: true, NotStarted: true}
 		}
 	}
-	pr := &process{cmd: cmd, marker: marker, stdin: pipes[1], stdout: pipes[2], stderrPipe: pipes[4],
+	pr := &process{cmd: cmd, marker: marker, tmp: tmp, stdin: pipes[1], stdout: pipes[2], stderrPipe: pipes[4],
 		stderr: &tail{max: stderrTail}, lines: make(chan lineOrErr, 1), quit: make(chan struct{}),
 		stderrDone: make(chan struct{}), done: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0], pipes[3], pipes[5]
 	p.mu.Lock()
 	aborted := p.aborted
-	var err error
 	if !aborted {
 		if err = proc.Start(cmd); err == nil {
 			p.proc = pr
@@ -440,6 +447,7 @@ func (p *Port) start() error {
 		pr.stdin.Close()
 		pr.stdout.Close()
 		pr.stderrPipe.Close()
+		os.RemoveAll(tmp)
 		if aborted {
 			return &TransportError{Status: Error, Message: "port stopped: the run was interrupted", Fatal: true}
 		}
@@ -499,7 +507,7 @@ func (p *Port) fatal(err *TransportError) error {
 func parseHello(line []byte) (PortInfo, error) {
 	t, err := parseTape(line)
 	if err != nil {
-		return PortInfo{}, fmt.Errorf("hello is not valid JSON (%v): %s", err, brief(line))
+		return PortInfo{}, errors.New(unreadable("hello", err, line))
 	}
 	msg := t.root()
 	if typ, _ := msg.lookup("type"); !typ.strEqual("hello") {
@@ -648,6 +656,7 @@ func (pr *process) end() {
 	pr.stdin.Close()
 	pr.stdout.Close()
 	pr.stderrPipe.Close()
+	os.RemoveAll(pr.tmp)
 }
 
 var errLineTooLong = errors.New("line too long")
@@ -690,6 +699,19 @@ func readLines(r io.Reader, out chan<- lineOrErr, quit <-chan struct{}, limit in
 }
 
 // brief returns a line shortened for a message.
+// unreadable says why line, which a port wrote where its what ("reply",
+// "hello") was due, is not one: strict JSON text refused with err. A line
+// that does not begin as a JSON object does is no broken reply but
+// something else written on stdout (a log, a runtime's warning), and is
+// reported as such, with the rule that stdout carries protocol messages
+// only.
+func unreadable(what string, err error, line []byte) string {
+	if t := bytes.TrimLeft(line, " \t\r"); len(t) == 0 || t[0] != '{' {
+		return fmt.Sprintf("the port wrote a line that is not a %s on stdout: %s (stdout carries protocol messages only: logs, warnings and a runtime's own messages go to stderr)", what, brief(line))
+	}
+	return fmt.Sprintf("%s is not valid JSON (%v): %s", what, err, brief(line))
+}
+
 func brief(line []byte) string {
 	const max = 200
 	s := strconv.Quote(string(line))

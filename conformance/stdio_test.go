@@ -30,6 +30,13 @@ func fakePort(behaviour string, trigger int64) int {
 	out := os.Stdout
 	info := PortInfo{Name: "fake", Language: "Go", Version: behaviour}
 	target := GoTarget("fake")
+	if behaviour == "serve" { // a correct port, as catalogkit port is
+		if err := Serve(os.Stdin, out, target, info); err != nil {
+			fmt.Fprintln(os.Stderr, "fake port:", err)
+			return 1
+		}
+		return 0
+	}
 	for {
 		line, err := readLine(in)
 		if err != nil && len(line) == 0 {
@@ -161,7 +168,7 @@ func TestPortMisbehaviour(t *testing.T) {
 		nextCase   bool // the problem shows at the call after seq
 		reason     string
 	}{
-		{"garbage", 3, Error, "reply is not valid JSON", "", false, "a non-JSON line is an ERROR, and the port is restarted"},
+		{"garbage", 3, Error, "the port wrote a line that is not a reply on stdout: \"this is not JSON\" (stdout carries protocol messages only", "", false, "a line that is no reply is an ERROR that says so, and the port is restarted"},
 		{"wrong-seq", 40, Error, "reply has seq 1040, want 40", "", false, "a reply to another call is an ERROR"},
 		{"hang", 40, Timeout, "no reply within 3s", "", false, "a port that never answers is a TIMEOUT, not a hang"},
 		{"exit", 3, Crash, "port exited before its reply (exit status 3)", "fake port: giving up on this call", false, "an early exit is a CRASH with the tail of stderr"},

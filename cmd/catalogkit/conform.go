@@ -170,17 +170,51 @@ func runConform(c *cli, args []string) int {
 		return exitCannotRun // could not run
 	}
 	if !report.OK() {
-		failed, skipped, all := report.Failed, report.Skipped, len(report.Cases)
-		for _, t := range []*conformance.TextReport{report.Format2, report.Text, report.Protocol} {
-			if t != nil && !t.OptedOut {
-				failed, skipped, all = failed+t.Failed, skipped+t.Skipped, all+len(t.Cases)
-			}
-		}
-		c.printError("every case must pass, those of the levels included; a SKIP (not_implemented) counts as not passed",
-			"%d of %d cases did not pass (%d failed, %d skipped)", failed+skipped, all, failed, skipped)
+		c.printError("every case must pass, those of the levels included; a SKIP (not_implemented) counts as not passed", "%s", notPassed(report))
 		return exitCheckFailed
 	}
 	return exitOK
+}
+
+// notPassed says how many cases did not pass, in all and then where, in the
+// summary line's order and with its words: "12 of 563 cases did not pass:
+// 12 of the protocol level's 101 failed". A count is never restated under
+// another name than the summary line gives it.
+func notPassed(r *conformance.Report) string {
+	type part struct {
+		where           string
+		failed, skipped int
+	}
+	parts := []part{{fmt.Sprintf("the %d cases", len(r.Cases)), r.Failed, r.Skipped}}
+	all := len(r.Cases)
+	for _, l := range []struct {
+		name string
+		t    *conformance.TextReport
+	}{{"format 2 level", r.Format2}, {"text level", r.Text}, {"protocol level", r.Protocol}} {
+		if l.t != nil && !l.t.OptedOut {
+			parts = append(parts, part{fmt.Sprintf("the %s's %d", l.name, len(l.t.Cases)), l.t.Failed, l.t.Skipped})
+			all += len(l.t.Cases)
+		}
+	}
+	total := 0
+	var where []string
+	for _, p := range parts {
+		if n := p.failed + p.skipped; n > 0 {
+			total += n
+			var how []string
+			if p.failed > 0 {
+				how = append(how, fmt.Sprintf("%d failed", p.failed))
+			}
+			if p.skipped > 0 {
+				how = append(how, fmt.Sprintf("%d skipped", p.skipped))
+			}
+			where = append(where, fmt.Sprintf("%d of %s (%s)", n, p.where, strings.Join(how, ", ")))
+		}
+	}
+	if len(parts) == 1 { // no level ran: the summary line says it all
+		return fmt.Sprintf("%d of %d cases did not pass (%d failed, %d skipped)", total, all, r.Failed, r.Skipped)
+	}
+	return fmt.Sprintf("%d of %d cases did not pass: %s", total, all, strings.Join(where, "; "))
 }
 
 // levels is the suite: the cases and each level's.

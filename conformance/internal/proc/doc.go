@@ -1,8 +1,8 @@
 // Package proc supervises the processes of the ports the conformance runner
-// starts: each in a process group of its own and, on Linux where the kernel
-// allows it, as the first process of its own PID namespace; every process
-// a port left behind found by the marker in its environment and killed;
-// the runner a child subreaper that reaps the orphans. The runner's Port
+// starts: each an ordinary process in a process group of its own, with a
+// temporary folder of its own; every process a port left behind found by
+// the marker in its environment and killed; the runner a child subreaper
+// that reaps the orphans. The runner's Port
 // (conformance/stdio.go) is its one user.
 package proc
 

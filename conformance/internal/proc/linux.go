@@ -2,7 +2,6 @@ package proc
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"strconv"
@@ -11,58 +10,16 @@ import (
 	"time"
 )
 
-// Start starts a port's process in its own process group and, where
-// the kernel allows it, as the first process of its own PID namespace (in
-// a user namespace of its own when the runner is not root, mapping the
-// runner's user and group to themselves): when that process ends, the
-// kernel kills every process left in the namespace, whatever session or
-// group it moved to and whatever it did to its environment. Where the
-// kernel does not allow it, the marker sweep of EndDescendants does the
-// same, as far as it can.
+// Start starts a port's process in its own process group, as an ordinary
+// process: not the first of a PID namespace of its own, where it would see
+// its pid as 1 and so would every other port, and runtimes that name a file
+// after their pid (the JVM's /tmp/hsperfdata_USER/PID) collide in a /tmp
+// they share. What it leaves behind is ended by EndDescendants and, for a
+// process that also cleared its environment, by EndChildren.
 func Start(cmd *exec.Cmd) error {
 	SetGroup(cmd)
-	if Namespaces() == nil {
-		cmd.SysProcAttr.Cloneflags, cmd.SysProcAttr.Pdeathsig = namespaceFlags()
-		if os.Geteuid() != 0 {
-			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
-			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
-		}
-	}
 	return cmd.Start()
 }
-
-// namespaceFlags returns the clone flags of a port's process, and the signal
-// it gets if the runner's thread that started it ends (the runner killed
-// by a signal it cannot catch): ending the first process of the namespace
-// ends them all.
-func namespaceFlags() (uintptr, syscall.Signal) {
-	if os.Geteuid() == 0 {
-		return syscall.CLONE_NEWPID, syscall.SIGKILL
-	}
-	return syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID, syscall.SIGKILL
-}
-
-// Namespaces returns nil if a port's process can start in its own PID
-// namespace here, or the reason it cannot: the kernel refused to create
-// one (unprivileged user namespaces disabled, a seccomp filter, a
-// container). It tries once: a clone with the port's flags that then
-// fails to run "/", a folder. A test may replace it, to force the sweep.
-var Namespaces = sync.OnceValue(func() error {
-	flags, sig := namespaceFlags()
-	attr := &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: sig}
-	if os.Geteuid() != 0 {
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
-	}
-	_, err := syscall.ForkExec("/", []string{"/"}, &syscall.ProcAttr{Sys: attr})
-	if errors.Is(err, syscall.EACCES) {
-		return nil // the namespaces were made; only the exec failed
-	}
-	if err == nil {
-		return errors.New("unexpected: running \"/\" succeeded")
-	}
-	return err
-})
 
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER of prctl(2).
 const prSetChildSubreaper = 36
