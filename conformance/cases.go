@@ -541,6 +541,18 @@ func appendLine(b []byte, pieces []linePiece, seq int64) []byte {
 // newline.
 func (c *TextCase) Line(seq int64) []byte { return appendLine(nil, c.pieces, seq) }
 
+// Size returns the length of the case's line, its seq left out: what a
+// caller looks at before it builds a line of 32 MiB.
+func (c *TextCase) Size() int { return piecesSize(c.pieces) }
+
+func piecesSize(pieces []linePiece) int {
+	n := 0
+	for _, p := range pieces {
+		n += p.size()
+	}
+	return n
+}
+
 // Refused reports whether the line must be refused by the JSON text layer:
 // the case expects {"error": "INVALID_JSON"}.
 func (c *TextCase) Refused() bool {

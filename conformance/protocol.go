@@ -49,6 +49,9 @@ type ProtocolLine struct {
 // Bytes returns what the runner writes for the line, its ending included.
 func (l *ProtocolLine) Bytes() []byte { return append(appendLine(nil, l.pieces, 0), l.end...) }
 
+// Size returns the length of the line without its ending, a seq left out.
+func (l *ProtocolLine) Size() int { return piecesSize(l.pieces) }
+
 // Expect returns the wanted reply as the case file writes it.
 func (l *ProtocolLine) Expect() []byte {
 	seq := "null"

@@ -49,7 +49,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			if chk.Note != "" {
 				fmt.Fprintf(&b, " (%s)", termsafe.Printable(chk.Note))
 			}
-			fmt.Fprintf(&b, "\n    call: %s\n", termsafe.Printable(cutNumbers(string(chk.Call))))
+			if chk.Call == nil && chk.Line != "" { // a line of a sequence case
+				fmt.Fprintf(&b, "\n    line: %s\n", termsafe.Printable(cutNumbers(chk.Line)))
+			} else {
+				fmt.Fprintf(&b, "\n    call: %s\n", termsafe.Printable(cutNumbers(string(chk.Call))))
+			}
 			switch {
 			case chk.Diff != "":
 				fmt.Fprintf(&b, "    (-want +got):\n%s", indent(termsafe.PrintableLines(cutNumbers(chk.Diff)), "        "))

@@ -119,10 +119,12 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 			for k, line := range steps {
 				fmt.Fprintf(c.stdout, "    %d: %s\n", k+1, displayCall([]byte(strconv.QuoteToGraphic(string(line)))))
 			}
+		} else if cx.LineOnly() {
+			fmt.Fprintf(c.stdout, "    line (sent alone): %s\n", displayCall([]byte(strconv.QuoteToGraphic(string(cx.Line())))))
 		} else {
 			fmt.Fprintf(c.stdout, "    call (shrunk from %d to %d bytes in %d calls): %s\n", len(cx.Original), len(cx.Call), cx.Tries, displayCall(cx.Call))
 		}
-		if line := cx.Line(); line != nil && cx.Steps() == nil {
+		if line := cx.Line(); line != nil && cx.Steps() == nil && !cx.LineOnly() {
 			fmt.Fprintf(c.stdout, "    line (the call inside a mutated message line): %s\n", strconv.QuoteToGraphic(string(line)))
 		}
 		switch chk := cx.Check; {

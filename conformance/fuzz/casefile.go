@@ -57,9 +57,13 @@ const textSection = "2"
 
 // IsSequence reports whether cx is written as a sequence case
 // (conformance/sequence.schema.json): a disagreement that needs the calls
-// before it, or a protocol corner, whose line and reply a text case cannot
-// hold.
-func (cx *Counterexample) IsSequence() bool { return cx.steps != nil || cx.corner != nil }
+// before it, a protocol corner, a call the reference answers with an error
+// line, or a refusal answered with an error line where the line's seq was
+// readable: a line and a reply a text case cannot hold (the text level
+// takes any refusal).
+func (cx *Counterexample) IsSequence() bool {
+	return cx.steps != nil || cx.corner != nil || cx.want.err != nil || cx.Check != nil && strings.HasPrefix(cx.Check.Message, readableRefusal)
+}
 
 // CaseFile returns the case file of cx, and whether it is a text case.
 func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err error) {

@@ -26,6 +26,10 @@ type corner struct {
 	// before.
 	seqBefore, before, after string
 	hasCall, runnerSeq       bool
+	// alone: the line is sent alone, whatever it holds, and its reply's
+	// seq judged (a mutated suite line, whose seq, if it has one, may be
+	// written in any way).
+	alone bool
 }
 
 // corners are the protocol's corners the fuzzer sends; generate draws one
@@ -71,7 +75,9 @@ var corners = []corner{
 
 // ownSeq reports whether the corner's line holds a seq of its own, which
 // its reply must echo: it is sent alone, with Exchange.
-func (c *corner) ownSeq() bool { return strings.Contains(c.before, `"seq":`) && !c.runnerSeq }
+func (c *corner) ownSeq() bool {
+	return c.alone || strings.Contains(c.before, `"seq":`) && !c.runnerSeq
+}
 
 // build returns the corner's line for call and seq.
 func (c *corner) build(call []byte, seq int64) []byte {

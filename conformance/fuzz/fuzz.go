@@ -532,6 +532,11 @@ func (f finding) counterexample(seed uint64, original *node, last sample, tries 
 	}
 }
 
+// LineOnly reports whether cx's line carries no generated call (a protocol
+// corner of its own, a mutated line of the suite): its Call was never sent,
+// and only its [Counterexample.Line] says what was.
+func (cx *Counterexample) LineOnly() bool { return cx.corner != nil && !cx.corner.hasCall }
+
 // Line returns the message line that carried the call, for seq 1, when the
 // line itself was mutated (a byte order mark, data after the message, an
 // invalid byte between its members, CR LF) or is a protocol corner; nil

@@ -63,6 +63,11 @@ func generate(seed uint64, i int) sample {
 	case turn == 6:
 		s.line, s.corner = nil, &corners[(uint64(i)+seed)/cornerEvery%uint64(len(corners))]
 		g.drew("corner " + s.corner.name)
+	case turn == suiteTurn:
+		if c := g.suiteMutation(); c != nil {
+			s.line, s.corner = nil, c
+			g.drew(c.name)
+		}
 	case turn == twinBaseTurn:
 		// The base reaches the port as it is, so that its twin follows a
 		// call the port worked out.
@@ -114,8 +119,9 @@ func (g *gen) shuffle(n int, swap func(i, j int)) { g.r.Shuffle(n, swap) }
 // dots, dashes, underscores) and names of built-in properties of common
 // languages' objects that happen to be labels.
 var (
-	familyPool = []string{"reading", "input", "storage", "net.http", "a", "z9", "web-reading", "x_y", "constructor", "prototype"}
-	toolPool   = []string{"page.read", "page.find", "form.fill", "key.press", "cookie.clear", "t", "a.b", "page.read-all", "x_1", "page.rea", "page.read.v2",
+	familyPool = []string{"reading", "input", "storage", "net.http", "a", "z9", "web-reading", "x_y", "constructor", "prototype",
+		"net", "reading.web", "read"} // a dotted parent, a dotted child and a prefix of the others
+	toolPool = []string{"page.read", "page.find", "form.fill", "key.press", "cookie.clear", "t", "a.b", "page.read-all", "x_1", "page.rea", "page.read.v2",
 		"constructor", "prototype", "length", "valueof", "hasownproperty", "tostring", "proto"}
 	fieldPool = []string{"q", "query", "tab_id", "text", "limit", "match_case", "out-format", "a.b", "selector",
 		"constructor", "prototype", "length", "valueof", "hasownproperty", "tostring"}
@@ -572,7 +578,19 @@ func (g *gen) value(f field, fits bool) *node {
 				n = g.n(min(f.maxLen, 12) + 1)
 			}
 		}
-		return g.text(n)
+		t := g.text(n)
+		if n >= 2 && g.p(0.2) {
+			// CR LF at and around the limit: two code points, which a port
+			// that counts line breaks counts as one; or a lone CR.
+			u := t.us()
+			i := g.n(n - 1)
+			if g.p(0.7) {
+				u[i], u[i+1] = `\r`, `\n`
+			} else {
+				u[i] = `\r`
+			}
+		}
+		return t
 	case "integer":
 		if fits {
 			return number(oneOf(g, "0", "-0", "7", "-12", "20000", "9007199254740993", "9007199254740992", "18446744073709551616",

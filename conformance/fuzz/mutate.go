@@ -30,7 +30,18 @@ func (g *gen) textMutation(call *node) {
 		}
 		v := obj.vals[i].clone()
 		if g.p(0.5) {
-			v = oneOf(g, boolean(true), boolean(false), str("x"), number("1"))
+			// Of every kind, null included: a reader that finds a key given
+			// twice by looking up the value it read first misses a null.
+			v = oneOf(g, boolean(true), boolean(false), str("x"), number("1"), null(), array(), object(), str(""))
+		}
+		if g.p(0.5) { // the new member first: the odd value is the first of the pair
+			if g.p(0.5) {
+				v = null() // the first of a pair that a lookup of its value misses
+			}
+			obj.keys = append([]*node{k}, obj.keys...)
+			obj.vals = append([]*node{v}, obj.vals...)
+			g.drew("duplicate key, the new value first")
+			break
 		}
 		obj.keys = append(obj.keys, k)
 		obj.vals = append(obj.vals, v)
@@ -131,10 +142,26 @@ var (
 		"NaN", "1.e5", "1.5e", "1_000", "\u0661"}
 	stringBreaks = []string{`\x41`, `\x`, `\'`, `\U0041`, `\u12`, `\u12G4`, `\u`, `\uD83D\uDE00`, `\u00E9`, `\u00e9`, `\uDBFF\uDFFF`,
 		`\ude00\ud83d`, `\ud83d\ud83d`, `\udc00`, `\ud800\u0041`, "\t", "\x01", "\x1f", "\x00", "\r", "\x7f", `\a`, `\0`, `\/`,
-		`\u005cn`, strings.Repeat("[", 70)}
+		`\u005cn`, strings.Repeat("[", 70),
+		// Valid and read as themselves: U+FFFD raw and escaped (only
+		// malformed bytes are refused), CR LF and a lone CR, escaped.
+		"\ufffd", `\uFFFD`, `\r\n`, `\r`,
+		// And the code points a port's writer or reader gets wrong: the
+		// noncharacters U+FFFE and U+FFFF, controls that C escapes name
+		// (BEL, VT), an apostrophe, raw C1 controls.
+		"\ufffe", `\uFFFF`, `\u0007`, `\u000b`, "'", "\u0085", "\u009f",
+		// Malformed UTF-8, each a break of its own so that every one comes
+		// in turn: a lone continuation byte, a truncated sequence, an
+		// encoded surrogate, CESU-8 (a pair as two 3-byte sequences),
+		// overlong forms (led by C0, C1 and F0), beyond U+10FFFF, 0xFF.
+		"\x80", "\xc3", "\xed\xa0\x80", "\xed\xa0\xbd\xed\xb8\x80", "\xc0\xaf", "\xc1\xa1", "\xf0\x81\x81\x81", "\xf4\x90\x80\x80", "\xff"}
 	whiteSpaces     = []string{" ", "\t", "\r", "\f", "\v", "\u00a0", "\u2028", "\ufeff", "\u0085", "\u3000"}
 	structureBreaks = []string{"tru", "True", "nul", "NULL", "fals", "[1,]", `{"a":1,}`, "[1 2]", `{"a" 1}`, `{"a":1 "b":2}`, "'x'", `{'a':1}`,
-		"[1]/*c*/", "/*c*/1", "[1", `{"a":1`, `{"a"}`, `{1:2}`, "[,1]", "[1,,2]", `"\u0041`, "undefined"}
+		"[1]/*c*/", "/*c*/1", "[1", `{"a":1`, `{"a"}`, `{1:2}`, "[,1]", "[1,,2]", `"\u0041`, "undefined",
+		// Nesting far past the limit: a reader that recurses without a
+		// bound overflows its stack; the line is refused all the same,
+		// with its readable seq.
+		strings.Repeat("[", 100000) + strings.Repeat("]", 100000)}
 )
 
 func insert(g *gen, units []string, u string) []string {

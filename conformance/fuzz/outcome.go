@@ -114,6 +114,11 @@ type outcome struct {
 	// "null", or the literal the line itself held. It is "" for every other
 	// line, whose reply's seq the transport checked.
 	seq string
+	// readable marks the reference's outcome of a line whose seq a port
+	// can read even when it refuses the line (it starts with the runner's
+	// {"type":"call","seq":N,): a refusal must then be the INVALID_JSON
+	// reply with that seq, never an error line (PROTOCOL.md, rule 2).
+	readable bool
 }
 
 // callTarget makes one call, turning a panic of an in-process target into
@@ -257,7 +262,8 @@ const (
 
 // compare judges the port's outcome got against the reference's want, as
 // the runner judges a check: a result by value, an error by its code. A
-// refused line may be answered with an error line.
+// refused line may be answered with an error line, unless its seq is
+// readable.
 func compare(wantOutcome, got outcome, diff conformance.DiffFunc) (verdict, *conformance.CheckResult) {
 	want := wantOutcome.text
 	if wantOutcome.err != nil {
@@ -278,8 +284,11 @@ func compare(wantOutcome, got outcome, diff conformance.DiffFunc) (verdict, *con
 	refused := (outcome{text: want}).baseKind() == "error INVALID_JSON"
 	if got.err != nil {
 		cr := &conformance.CheckResult{Status: got.err.Status, Want: want, Message: got.err.Message}
-		if isErrorLine(got.err) && refused && (got.seq == "" || got.seq == "null" || got.seq == wantOutcome.seq) {
+		if isErrorLine(got.err) && refused && !wantOutcome.readable && (got.seq == "" || got.seq == "null" || got.seq == wantOutcome.seq) {
 			return agree, cr
+		}
+		if isErrorLine(got.err) && refused {
+			cr.Message = readableRefusal + got.err.Message
 		}
 		return disagree, cr
 	}
@@ -314,6 +323,11 @@ func compare(wantOutcome, got outcome, diff conformance.DiffFunc) (verdict, *con
 	}
 	return disagree, cr
 }
+
+// readableRefusal begins the message of a refused line whose seq was
+// readable, answered with an error line: only the sequence case's judge
+// holds a port to rule 2 there, as the text level takes any refusal.
+const readableRefusal = `the line's seq is readable (it starts with {"type":"call","seq":N,), so its refusal is the reply {"error": "INVALID_JSON"} with that seq, not an error line: `
 
 // Disagreement makes call to the reference and to target and says how
 // their outcomes differ ("want error INVALID_LABEL, got a result"), or ""

@@ -30,7 +30,9 @@ func referenceOutcome(ref conformance.Target, s sample, call []byte) outcome {
 	if s.corner != nil {
 		return cornerOutcome(ref, s.corner, call)
 	}
-	return send(ref, call, s.line)
+	o := send(ref, call, s.line)
+	o.readable = s.line == nil || s.line.prefix == ""
+	return o
 }
 
 // cornerOutcome returns what target, behind [conformance.Serve], answers

@@ -363,6 +363,7 @@ func parseStep(raw map[string]json.RawMessage) (SequenceStep, error) {
 			return st, errors.New(`"call" is not an object`)
 		}
 		st.Call = b.Bytes()
+		st.want.readable = true
 		return st, nil
 	}
 	var ps []json.RawMessage
@@ -400,6 +401,7 @@ func parseStep(raw map[string]json.RawMessage) (SequenceStep, error) {
 	if st.HasSeq {
 		st.After = text
 		st.want.seq = "runner"
+		st.want.readable = string(st.Before) == `{"type":"call","seq":` && bytes.HasPrefix(st.After, []byte(","))
 	} else {
 		st.Before = text
 		st.want.seq = "null"

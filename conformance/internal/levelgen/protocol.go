@@ -231,6 +231,16 @@ func protocolTable() []genProtocol {
 		add("refused.seq-unreadable."+r.name, fmt.Sprintf("A refused line %s does not start with the runner's prefix: an error line with seq null", r.what), citeEvery, false,
 			bad(r.line, errorOf("null")), goOn("54"))
 	}
+	// Nesting far past the limit: a reader that recurses without a bound
+	// overflows its stack, which is no reason to lose the readable seq.
+	deep := func(seq, head, tail string) genLine {
+		return genLine{line: []seg{tx(`{"type":"call","seq":` + seq + `,"call":` + head), rep("[", 100000), rep("]", 100000), tx(tail)},
+			expect: replyOf(seq, `{"error": "INVALID_JSON"}`)}
+	}
+	add("refused.depth-far-over.arguments", "A line with arrays nested 100,000 deep in its arguments is refused like any other: INVALID_JSON with its readable seq", citeEvery, false,
+		deep("55", `{"op":"validate_arguments","catalog":[],"name":"t","arguments":{"a":`, `}}}`), goOn("56"))
+	add("refused.depth-far-over.catalog", "A line with arrays nested 100,000 deep in its catalog is refused like any other: INVALID_JSON with its readable seq", citeEvery, false,
+		deep("57", `{"op":"discover","catalog":`, `,"family":"all"}}`), goOn("58"))
 	add("refused.before-hello", "A refused line before the hello is refused as any line (the text layer decides first), and the hello still works", citeEvery, true,
 		bad(`{"type":"call","seq":5,"call":{},"call":{}}`, replyOf("5", `{"error": "INVALID_JSON"}`)), bad(helloLine, helloReply), goOn("6"))
 
@@ -292,6 +302,16 @@ func protocolTable() []genProtocol {
 	// More of the handshake.
 	add("hello.first-with-seq", "A first hello carrying a seq is answered with the hello reply, which has exactly its keys: no seq", citeHandshake, true,
 		bad(`{"type":"hello","protocol":"catalogkit-conformance/1","seq":4}`, helloReply), goOn("5"))
+	// A hello is a hello whatever its other members: rule 5 looks at the
+	// type alone.
+	for _, h := range []struct{ name, line, what string }{
+		{"no-protocol", `{"type":"hello"}`, "no protocol member"},
+		{"protocol-number", `{"type":"hello","protocol":1}`, "a protocol that is a number"},
+		{"protocol-null", `{"type":"hello","protocol":null}`, "a protocol that is null"},
+	} {
+		add("hello.first-"+h.name, fmt.Sprintf("A first hello with %s is the session's hello: the hello reply, then a second hello gets an error line and a call its reply", h.what), citeHandshake+"; "+citeEvery, true,
+			bad(h.line, helloReply), bad(helloLine, errorOf("null")), goOn("1"))
+	}
 	add("hello.other-version-then-hello", "A hello asking for another version is the session's hello: the port goes on reading, a hello after it gets an error line, and a call its reply", citeHandshake+"; "+citeEvery+"; "+citeTransport, true,
 		bad(`{"type":"hello","protocol":"catalogkit-conformance/2"}`, helloReply), bad(helloLine, errorOf("null")), goOn("1"))
 	add("hello.refused", "A hello line the text layer refuses (a duplicate key) is no hello: an error line with seq null, and a call after it is a call before the hello", citeEvery, true,

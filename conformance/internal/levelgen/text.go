@@ -224,6 +224,7 @@ func textTable() []genCase {
 		{"raw-c1-control", "a\u0085b", `"a\u0085b"`, "a raw U+0085 NEXT LINE, a C1 control character, which needs no escape"},
 		{"raw-below-surrogates", "a\ud7ffb", `"a\ud7ffb"`, "a raw U+D7FF (ED 9F BF), the last code point before the surrogates: the lead byte ED alone is no error"},
 		{"raw-fffe", "a\ufffeb", `"a\ufffeb"`, "a raw noncharacter U+FFFE, which is a code point"},
+		{"raw-replacement", "a\ufffdb", `"a\ufffdb"`, "a raw U+FFFD REPLACEMENT CHARACTER (EF BF BD), valid UTF-8: only malformed bytes are refused"},
 	} {
 		add("string."+v.name+".arguments", fmt.Sprintf("A string argument holding %s is read: 3 code points", v.what), citeString+citeArgValue,
 			argsLine(tx(`{"tab_id":1,"format":"`+v.raw+`"}`)), validated(`{"tab_id": 1, "format": `+v.want+`}`))
@@ -233,6 +234,7 @@ func textTable() []genCase {
 		{"escaped-nul", `a\u0000b`, `"a\u0000b"`, `an escaped NUL (\u0000)`},
 		{"escaped-noncharacter", `a\uFDD0b`, `"a\ufdd0b"`, `an escaped noncharacter (\uFDD0), which is a code point`},
 		{"escaped-ffff", `a\uFFFFb`, `"a\uffffb"`, `an escaped noncharacter U+FFFF (\uFFFF), which is a code point`},
+		{"escaped-replacement", `a\uFFFDb`, `"a\ufffdb"`, `an escaped U+FFFD REPLACEMENT CHARACTER (\uFFFD), a code point like any other`},
 		{"raw-noncharacter", "a\U0010FFFEb", `"a\udbff\udffeb"`, "a raw noncharacter U+10FFFE, which is a code point"},
 		{"escaped-unit-separator", `a\u001fb`, `"a\u001fb"`, `an escaped U+001F (\u001f), the last control character, which the reply must escape too`},
 		{"escaped-backslash-u", `\u005cnb`, `"\\nb"`, `"\u005cn": an escaped backslash, then the letter n, not an escape (decoded once)`},
@@ -242,6 +244,13 @@ func textTable() []genCase {
 	}
 	add("string.nul-counted.arguments", `A string argument of 21 code points, the second U+0000, is over format's 16: the NUL is a code point like any other`, citeString+citeArgValue,
 		argsLine(tx(`{"tab_id":1,"format":"a\u0000bcdefghijklmnopqrst"}`)), code("INVALID_ARGUMENT_VALUE"))
+	// CR LF is two code points wherever it sits, and a lone CR one.
+	add("string.crlf-at-limit.arguments", `A string argument of 16 code points holding CR LF (\r\n) is at format's 16: read, and shape-valid`, citeString+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":"abcdefghijklmn\r\n"}`)), validated(`{"tab_id": 1, "format": "abcdefghijklmn\r\n"}`))
+	add("string.crlf-counted.arguments", `A string argument of 17 code points holding CR LF (\r\n) is over format's 16: CR LF is two code points, not one line break`, citeString+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":"abcdefg\r\nhijklmno"}`)), code("INVALID_ARGUMENT_VALUE"))
+	add("string.lone-cr-counted.arguments", `A string argument of 17 code points, the last a lone CR (\r), is over format's 16`, citeString+citeArgValue,
+		argsLine(tx(`{"tab_id":1,"format":"abcdefghijklmnop\r"}`)), code("INVALID_ARGUMENT_VALUE"))
 	add("key.empty.arguments", `An empty key "" is a key: read, and not a field (INVALID_ARGUMENT_KEYS)`, citeString+citeArgKeys,
 		argsLine(tx(`{"tab_id":1,"":1}`)), code("INVALID_ARGUMENT_KEYS"))
 	add("key.escaped-nul.arguments", `A key holding an escaped NUL is a key: read, and not a field (INVALID_ARGUMENT_KEYS)`, citeString+citeArgKeys,
@@ -365,6 +374,14 @@ func textTable() []genCase {
 		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":`), tx(textCatalog), tx(`,"family":"nosuch"}`), tx(`,"call":{"op":"discover","catalog":`), tx(textCatalog), tx(`,"family":"reading"}}`)}, refused)
 	add("duplicate-key.tool", `A duplicate key in a tool definition ("enabled": false, then "enabled": true) is refused: it must not smuggle a value past a reviewer`, citeDup,
 		[]seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":`), tx(catalogWith(`"enabled":true,"fields":{"format":{"type":"string","required":false,"max_length":16},"tab_id":{"type":"integer","required":true,"max_length":20}}`, `"enabled":false,"fields":{"format":{"type":"string","required":false,"max_length":16},"tab_id":{"type":"integer","required":true,"max_length":20}},"enabled":true`)), tx(`,"family":"reading"}}`)}, refused)
+	// The first of a pair may be of any kind, null included: a reader
+	// that looks for a key's value to find it given twice misses a null.
+	for _, first := range []struct{ name, value string }{
+		{"null", "null"}, {"false", "false"}, {"zero", "0"}, {"empty-string", `""`}, {"empty-array", "[]"}, {"empty-object", "{}"},
+	} {
+		add("duplicate-key.first-"+first.name+".arguments", fmt.Sprintf(`A duplicate argument key whose first value is %s ("format": %s, then "a") is refused`, first.value, first.value), citeDup,
+			argsLine(tx(`{"tab_id":1,"format":`+first.value+`,"format":"a"}`)), refused)
+	}
 	add("duplicate-key.inside-value.arguments", `A duplicate key inside an argument's value ({"a":1,"a":2}) is refused: J5 holds at any depth, not only in the objects the contract reads`, citeDup,
 		argsLine(tx(`{"tab_id":1,"format":{"a":1,"a":2}}`)), refused)
 	add("duplicate-key.ignored-member", `A duplicate key inside a member of the message that a port ignores ("trace") is refused: the text level holds for the whole line`, citeDup,
@@ -659,7 +676,11 @@ func textTable() []genCase {
 		argsLine(tx(`{"tab_id":1,"format":"a\\","x":`), rep("[", 62), rep("]", 62), tx("}")), refused)
 	add("depth.mixed-over-limit", "Arrays and objects nested alternately to 65 are refused: both count", citeDepth,
 		argsLine(tx(`{"tab_id":1,"format":`), rep(`[{"a":`, 31), tx("0"), rep("}]", 31), tx("}")), refused)
+	add("depth.far-over-limit", "Arrays nested 100,000 deep in the arguments are refused like 65: a reader that recurses without a bound must not overflow its stack", citeDepth,
+		argsLine(tx(`{"tab_id":1,"format":`), rep("[", 100000), rep("]", 100000), tx("}")), refused)
 	specAt := strings.Index(textCatalog, `"max_length":16`)
+	add("depth.catalog-far-over-limit", "A max_length nested 100,000 deep in the catalog is refused like 65", citeDepth,
+		validateLine([]seg{tx(textCatalog[:specAt] + `"max_length":`), rep("[", 100000), rep("]", 100000), tx(textCatalog[specAt+len(`"max_length":16`):])}, []seg{tx(`{"tab_id":1}`)}), refused)
 	add("depth.catalog-at-limit", "A max_length nested to exactly 64 (the field spec is at depth 6) is read, and is not an integer: INVALID_SPEC", citeDepth+citeCatSpec,
 		validateLine([]seg{tx(textCatalog[:specAt] + `"max_length":`), rep("[", 58), rep("]", 58), tx(textCatalog[specAt+len(`"max_length":16`):])}, []seg{tx(`{"tab_id":1}`)}), code("INVALID_SPEC"))
 	add("depth.catalog-over-limit", "A max_length nested to 65 is refused", citeDepth,
@@ -676,6 +697,20 @@ func textTable() []genCase {
 	}
 	add("family-all.lists-every-family", `With a tool whose family is literally "all", discover("all") still lists the tools of every family`, "SPEC.md §3.1 (the family all); §6 D5",
 		discoverLine(`,"family":"all"`), `{"result": [`+desc("a.tool", "all", "read")+`, `+desc("b.tool", "reading", "change")+`]}`)
+	// A family is a label, not a namespace: web.reading is not in web,
+	// read is not reading.
+	dottedCatalog := `[{"name":"a.tool","family":"web","effect":"read","enabled":true,"fields":{}},{"name":"b.tool","family":"web.reading","effect":"change","enabled":true,"fields":{}},{"name":"c.tool","family":"reading","effect":"read","enabled":true,"fields":{}}]`
+	dottedLine := func(cat, family string) []seg {
+		return []seg{tx(callHead), seqSeg, tx(`,"call":{"op":"discover","catalog":`), tx(cat), tx(`,"family":"` + family + `"}}`)}
+	}
+	add("family.dotted-parent", `discover("web") lists the tools of family web only, not those of web.reading: a family is one label, not a namespace`, "SPEC.md §6 D4, D5",
+		dottedLine(dottedCatalog, "web"), `{"result": [`+desc("a.tool", "web", "read")+`]}`)
+	add("family.dotted-child", `discover("web.reading") lists the tools of web.reading only`, "SPEC.md §6 D4, D5",
+		dottedLine(dottedCatalog, "web.reading"), `{"result": [`+desc("b.tool", "web.reading", "change")+`]}`)
+	add("family.only-dotted-children", `discover("web") where only web.reading has tools is UNKNOWN_FAMILY: no tool has family web`, "SPEC.md §6 D4",
+		dottedLine(strings.Replace(dottedCatalog, `"family":"web",`, `"family":"reading",`, 1), "web"), code("UNKNOWN_FAMILY"))
+	add("family.prefix", `discover("read") is UNKNOWN_FAMILY beside a family reading: families match whole`, "SPEC.md §6 D4",
+		dottedLine(dottedCatalog, "read"), code("UNKNOWN_FAMILY"))
 	// The catalog's limit: 1000 tools, every one listed (no page of 100),
 	// and 1001 refused.
 	tools := func(n int) (string, string) {
