@@ -50,6 +50,24 @@ func (p *Port) SendLine(build func(seq int64) []byte) (int64, error) {
 	return p.seq, nil
 }
 
+// ReceiveAny reads the reply to the oldest line SendLine sent whose seq is
+// the line's own (a line written whole, whatever seq it holds): any line
+// that is valid JSON, its seq left to the caller to judge, as [Port.Exchange]
+// reads it.
+func (p *Port) ReceiveAny() ([]byte, error) {
+	if p.proc == nil {
+		return nil, &TransportError{Status: Error, Message: "no reply: the port failed before it"}
+	}
+	line, terr := p.readLine(p.callTimeout(), "reply")
+	if terr != nil {
+		return nil, terr
+	}
+	if _, err := parseTape(line); err != nil {
+		return nil, p.fail(Error, unreadable("reply", err, line))
+	}
+	return line, nil
+}
+
 // ReceiveReply reads the reply to the line SendLine numbered seq, the oldest not yet
 // received, and checks it as CallLine does: a reply to seq or an error
 // line. After a transport error the port's process is gone, and with it

@@ -26,9 +26,9 @@ type corner struct {
 	// before.
 	seqBefore, before, after string
 	hasCall, runnerSeq       bool
-	// alone: the line is sent alone, whatever it holds, and its reply's
-	// seq judged (a mutated suite line, whose seq, if it has one, may be
-	// written in any way).
+	// alone: the line's seq, if it has one, is its own, written in any
+	// way (a mutated suite line): its reply is read whatever its seq, and
+	// the seq judged; in flight with other lines, or alone with Exchange.
 	alone bool
 }
 

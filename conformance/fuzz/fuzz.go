@@ -396,7 +396,7 @@ func (r *run) pipelined(ctx context.Context, j *job, p pipeliner) {
 			}
 			s := generate(r.opts.Seed, i)
 			call := s.call.appendJSON(nil)
-			if n := lineBytes(call); n > windowBytes || s.corner != nil && s.corner.ownSeq() {
+			if n := lineBytes(call); n > windowBytes || s.corner != nil && s.corner.ownSeq() && !s.corner.alone {
 				if alone(i, s, call) {
 					return
 				}

@@ -12,6 +12,7 @@ import (
 type pipeliner interface {
 	SendLine(build func(seq int64) []byte) (int64, error)
 	ReceiveReply(seq int64) ([]byte, error)
+	ReceiveAny() ([]byte, error)
 	Exchange(line []byte) ([]byte, error)
 }
 
@@ -57,15 +58,18 @@ type flight struct {
 	call  []byte
 	seq   int64
 	probe int64 // the seq of the probe sent after a corner; 0 if none
-	err   error // the line could not be sent
-	want  outcome
+	// own: the line's seq is its own, whatever it holds (a mutated suite
+	// line): its reply is read with ReceiveAny, its seq judged.
+	own  bool
+	err  error // the line could not be sent
+	want outcome
 }
 
 // start sends a sample's line (and, after a corner, the probe) to p.
 func start(p pipeliner, index int, s sample, call []byte) *flight {
-	f := &flight{index: index, s: s, call: call}
+	f := &flight{index: index, s: s, call: call, own: s.corner != nil && s.corner.alone}
 	f.seq, f.err = p.SendLine(func(seq int64) []byte { return s.build(call, seq) })
-	if f.err == nil && s.corner != nil {
+	if f.err == nil && s.corner != nil && !f.own {
 		f.probe, _ = p.SendLine(func(seq int64) []byte { return (*lineMutation)(nil).build(probeCall, seq) })
 	}
 	return f
@@ -80,6 +84,13 @@ func (f *flight) finish(p pipeliner) outcome { return f.receive(p, f.s.corner !=
 func (f *flight) receive(p pipeliner, keepSeq bool) outcome {
 	if f.err != nil {
 		return failed(f.err)
+	}
+	if f.own {
+		line, err := p.ReceiveAny()
+		if err != nil {
+			return failed(err)
+		}
+		return replyOutcome(line, 0, false)
 	}
 	line, err := p.ReceiveReply(f.seq)
 	if f.probe != 0 {

@@ -560,6 +560,7 @@ func (s *session) SendLine(build func(seq int64) []byte) (int64, error) {
 }
 
 func (s *session) ReceiveReply(int64) ([]byte, error) { return <-s.replies, nil }
+func (s *session) ReceiveAny() ([]byte, error)        { return <-s.replies, nil }
 
 func (s *session) Exchange(line []byte) ([]byte, error) {
 	if _, err := s.w.Write(append(slices.Clone(line), '\n')); err != nil {

@@ -27,15 +27,24 @@ const suiteTurn = 10
 const maxSuiteLine = 16 << 10
 
 // suiteLineSeq is the seq written into the suite's lines that carry the
-// runner's: each is sent alone, its seq its own (see [corner.alone]).
+// runner's: the seq of each is its own (see [corner.alone]).
 const suiteLineSeq = 7
 
 // suiteLines returns the lines of the suite the fuzzer mutates, in the
 // suite's order, without their endings: every check's call as a call line,
 // then the text level's and the protocol level's lines of at most
-// maxSuiteLine bytes. It is nil if the suite cannot be loaded (never, for
-// the suite compiled in).
-var suiteLines = sync.OnceValue(func() [][]byte {
+// maxSuiteLine bytes. It is empty if the suite cannot be loaded (never,
+// for the suite compiled in).
+var suiteLines = sync.OnceValue(func() []suiteLine {
+	var out []suiteLine
+	for _, l := range loadSuiteLines() {
+		out = append(out, suiteLine{raw: l, tree: parseNode(l)})
+	}
+	return out
+})
+
+// loadSuiteLines returns the lines of the suite (see [suiteLines]).
+func loadSuiteLines() [][]byte {
 	var lines [][]byte
 	callLine := func(call []byte) []byte {
 		return (*lineMutation)(nil).build(call, suiteLineSeq)
@@ -74,7 +83,14 @@ var suiteLines = sync.OnceValue(func() [][]byte {
 		}
 	}
 	return lines
-})
+}
+
+// A suiteLine is a line of the suite and, when it is valid JSON, its tree,
+// read once: a mutation changes a copy.
+type suiteLine struct {
+	raw  []byte
+	tree *node
+}
 
 // hostileValues are the values a mutation writes in place of another: a
 // value of every JSON kind, the ones a lax reader or a careless port gets
@@ -96,15 +112,16 @@ func (g *gen) suiteMutation() *corner {
 	if len(lines) == 0 {
 		return nil
 	}
-	line := lines[g.n(len(lines))]
-	how, out := g.mutateLine(line, lines)
+	how, out := g.mutateLine(lines[g.n(len(lines))], lines)
 	return &corner{name: "suite line, " + how, before: string(out), alone: true}
 }
 
-// mutateLine changes line once: in its members when it is valid JSON and
-// the draw says so, else in its bytes.
-func (g *gen) mutateLine(line []byte, lines [][]byte) (how string, out []byte) {
-	if v := parseNode(line); v != nil && g.p(0.7) {
+// mutateLine changes a copy of l once: in its members when it is valid
+// JSON and the draw says so, else in its bytes.
+func (g *gen) mutateLine(l suiteLine, lines []suiteLine) (how string, out []byte) {
+	line := l.raw
+	if l.tree != nil && g.p(0.7) {
+		v := l.tree.clone()
 		if how, ok := g.mutateMembers(v); ok {
 			return how, v.appendJSON(nil)
 		}
@@ -118,7 +135,7 @@ func (g *gen) mutateLine(line []byte, lines [][]byte) (how string, out []byte) {
 		out[g.n(len(out))] = oneOf(g, []byte("\"\\{}[],: 0-e.x\r\x00\xff\x7f")...)
 		return "one byte changed", out
 	case 1: // spliced: the head of this line, the tail of another
-		other := lines[g.n(len(lines))]
+		other := lines[g.n(len(lines))].raw
 		i, j := g.n(len(line)+1), g.n(len(other)+1)
 		return "spliced", append(bytes.Clone(line[:i]), other[j:]...)
 	}
