@@ -268,3 +268,35 @@ func TestFormat1Unmoved(t *testing.T) {
 		t.Errorf("[]: %v, format %d", err, c.Format())
 	}
 }
+
+// TestValueKeyAgreesWithEqual holds the key the enum's duplicate check uses
+// to equalValues: over every pair of a list of values that are equal or
+// nearly so (numbers spelled several ways, integer and not, strings that a
+// careless key would run together, arrays and objects in other orders),
+// two keys are equal exactly when the values are.
+func TestValueKeyAgreesWithEqual(t *testing.T) {
+	texts := []string{
+		`null`, `true`, `false`, `0`, `-0`, `0.0`, `0e5`, `1`, `1.0`, `10e-1`, `1e0`, `100`, `1e2`, `1E+2`, `100.00`, `-1`, `-1.0`,
+		`2.5`, `25e-1`, `2.50`, `0.30000000000000001`, `0.3`, `9007199254740993`, `9007199254740992`, `1e400`, `10e399`, `-1e-400`,
+		`""`, `"a"`, `"ab"`, `"a:b"`, `"1:a"`, `"n1e0;"`, `"\u00e9"`, `"e\u0301"`,
+		`[]`, `[1]`, `[1.0]`, `[1,2]`, `[2,1]`, `[[]]`, `[""]`, `["",""]`, `[null]`,
+		`{}`, `{"a":1}`, `{"a":1.0}`, `{"a":1,"b":2}`, `{"b":2,"a":1}`, `{"a":{"b":[1]}}`, `{"a":{"b":[1.0]}}`, `{"1:a":1}`, `{"a":"1"}`,
+		`{"a1:":1}`, `{"a":"","b":""}`, `{"ab":"", "":""}`,
+	}
+	var vals []Value
+	for _, s := range texts {
+		v, err := ParseJSON([]byte(s))
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		vals = append(vals, v)
+	}
+	for i, a := range vals {
+		for j, b := range vals {
+			keys := string(appendValueKey(nil, a)) == string(appendValueKey(nil, b))
+			if eq := equalValues(a, b); keys != eq {
+				t.Errorf("%s and %s: keys equal %v, equalValues %v", texts[i], texts[j], keys, eq)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -454,17 +455,20 @@ func finishAnnotations(n *schemaNode, v Value, path string) error {
 			return specErr(path+".enum", "enum is %s, want an array of 1 to %d values", brief(e), MaxEnum)
 		}
 		var vals []Value
+		seen := make(map[string]bool, e.Len())
 		for i := range e.Len() {
 			x := e.Index(i)
 			p := path + ".enum[" + strconv.Itoa(i) + "]"
 			if err := n.check(x, &vpath{key: p, index: -1}); err != nil {
 				return specErr(p, "the enum's value %s does not fit the schema: %s", brief(x), err.(*Error).Detail)
 			}
-			for _, y := range vals {
-				if equalValues(x, y) {
-					return specErr(p, "enum lists %s twice", brief(x))
-				}
+			// One key per value, equal exactly when equalValues says so:
+			// 256 values cost 256 keys, not 32,640 comparisons.
+			k := string(appendValueKey(nil, x))
+			if seen[k] {
+				return specErr(p, "enum lists %s twice", brief(x))
 			}
+			seen[k] = true
 			vals = append(vals, x)
 		}
 		n.enum = vals
@@ -559,6 +563,65 @@ func equalValues(a, b Value) bool {
 		return true
 	}
 	return false
+}
+
+// appendValueKey appends to b a key of v that two values share exactly
+// when [equalValues] finds them equal: the kind, then a number's
+// integer-ness and exact value (sign, digits without leading or trailing
+// zeros, exponent), a string's length and text, an array's elements in
+// order, an object's members sorted by key. Every part says its length or
+// ends in a byte it cannot hold, so no two values' keys run together.
+func appendValueKey(b []byte, v Value) []byte {
+	switch v.Kind() {
+	case Null:
+		return append(b, 'z')
+	case Bool:
+		if x, _ := v.Bool(); x {
+			return append(b, 't')
+		}
+		return append(b, 'f')
+	case Number:
+		d := parseDecimal(v.text())
+		b = append(b, 'n')
+		if v.isInteger() {
+			b = append(b, 'i')
+		}
+		if d.neg {
+			b = append(b, '-')
+		}
+		b = append(append(b, d.digits...), 'e')
+		return append(d.exp.Append(b, 10), ';')
+	case String:
+		t := v.text()
+		b = strconv.AppendInt(append(b, 's'), int64(len(t)), 10)
+		return append(append(b, ':'), t...)
+	case Array:
+		b = strconv.AppendInt(append(b, 'a'), int64(v.Len()), 10)
+		b = append(b, ':')
+		for i := range v.Len() {
+			b = appendValueKey(b, v.Index(i))
+		}
+		return b
+	case Object:
+		type member struct {
+			key string
+			val Value
+		}
+		var ms []member
+		for k, x := range v.members() {
+			ms = append(ms, member{k.text(), x})
+		}
+		slices.SortFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
+		b = strconv.AppendInt(append(b, 'o'), int64(len(ms)), 10)
+		b = append(b, ':')
+		for _, m := range ms {
+			b = strconv.AppendInt(b, int64(len(m.key)), 10)
+			b = append(append(append(b, ':'), m.key...), '=')
+			b = appendValueKey(b, m.val)
+		}
+		return b
+	}
+	return append(b, '?')
 }
 
 // listValues renders values for a message, cut after a few.

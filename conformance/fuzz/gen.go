@@ -38,6 +38,10 @@ func generate(seed uint64, i int) sample {
 		call := g.twin(seed, i)
 		return sample{call: call, breaks: g.breaks}
 	}
+	if turnOf(seed, i) == limitTurn {
+		call := g.limitCall(int((uint64(i) + seed) / cornerEvery))
+		return sample{call: call, breaks: g.breaks}
+	}
 	var s sample
 	if turn := turnOf(seed, i); isFormat2Turn(turn) {
 		// One format-2 call in three is a probe, in turn.

@@ -113,7 +113,7 @@ func TestCaseFilesMatchSchema(t *testing.T) {
 		}
 		checkCaseFile(t, cx, data, text)
 	}
-	if contract < 2 || texts != 1 {
-		t.Errorf("%d contract case files and %d text case files written, want one for each of the 2 bugs at least, and 1", contract, texts)
+	if contract < 2 || texts < 1 {
+		t.Errorf("%d contract case files and %d text case files written, want one for each of the 2 bugs at least, and the text case at least", contract, texts)
 	}
 }
