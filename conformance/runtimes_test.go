@@ -57,10 +57,10 @@ sys.exit(p.wait())
 `,
 }
 
-// TestRuntimesStartCleanly runs the protocol level, whose fresh-session
-// cases keep several port processes running at once, through ports whose
-// runtime is the JVM, Node, Python and Go, under the runner's default
-// settings: every case must pass. It is the runner's promise that a port
+// TestRuntimesStartCleanly runs every level (the protocol level's
+// fresh-session cases keep several port processes running at once) through
+// ports whose runtime is the JVM, Node, Python and Go, under the runner's
+// default settings: every case must pass. It is the runner's promise that a port
 // sees an ordinary process environment: when every port was the first
 // process of a PID namespace of its own, every JVM saw its pid as 1, they
 // met in /tmp/hsperfdata_USER/1 and the JVM's warning on stdout failed 12
@@ -100,17 +100,26 @@ func TestRuntimesStartCleanly(t *testing.T) {
 			return []string{skipreport.Tool(t, "python3", fmt.Sprintf(missing, "python3", "python3")), filepath.Join(dir, "proxy.py")}
 		}},
 	}
-	protocol := mustProtocolCases(t)
+	cases, text, protocol := mustCases(t), mustTextCases(t), mustProtocolCases(t)
+	format2, err := Format2Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, rt := range runtimes {
 		t.Run(rt.name, func(t *testing.T) {
 			port := fakeCommand(t, "serve", -1)
 			port.Command = append(rt.command(t), exe)
 			// The runner's default timeouts, as a port author runs it.
 			port.StartupTimeout, port.CallTimeout = 0, 0
-			rep := &Report{}
-			(&Runner{Target: port}).RunProtocol(rep, protocol)
+			r := &Runner{Target: port}
+			rep := r.RunCases(cases)
+			r.RunFormat2(rep, format2)
+			r.RunText(rep, text)
+			r.RunProtocol(rep, protocol)
 			port.Close()
-			if want := fmt.Sprintf("0 passed, 0 failed; protocol level %d/%d", len(protocol), len(protocol)); rep.Summary() != want {
+			want := fmt.Sprintf("%d passed, 0 failed; format 2 level %d/%d; text level %d/%d; protocol level %d/%d",
+				len(cases), len(format2), len(format2), len(text), len(text), len(protocol), len(protocol))
+			if rep.Summary() != want {
 				t.Errorf("a correct port in %s: %s, want %s\n%s", rt.name, rep.Summary(), want, textOf(rep))
 			}
 		})
