@@ -186,9 +186,9 @@ func (g *gen) catalogTools() {
 	}
 	count := 1 + g.n(4)
 	switch x := g.n(1000); {
-	case x < 4:
-		count = oneOf(g, 1000, 1001, 999)
 	case x < 60:
+		// (The 1000-tool limit and one over come from the limits table,
+		// limits.go, in turn.)
 		count = 5 + g.n(8)
 	case x < 100:
 		count = 0

@@ -111,6 +111,27 @@ def equal(a, b):
     return a == b
 
 
+def key(v):
+    """key returns a hashable key of v that two values share exactly when
+    equal finds them equal: a number by its kind and exact value (no
+    rounding context: the digits and exponent of the decimal, trailing
+    zeros moved into the exponent), objects as sets of members."""
+    k = kind(v)
+    if k in ("integer", "number"):
+        sign, digits, exp = decimal(v).as_tuple()
+        n = len(digits)
+        while n > 0 and digits[n - 1] == 0:
+            n -= 1
+        if n == 0:
+            return (k, 0)
+        return (k, sign, digits[:n], exp + len(digits) - n)
+    if k == "array":
+        return (k, tuple(key(x) for x in v))
+    if k == "object":
+        return (k, frozenset((kk, key(x)) for kk, x in v.items()))
+    return (k, v)
+
+
 def _text(v, path, what, limit, code=ck.INVALID_METADATA):
     if type(v) is not str:
         raise CatalogError(code, "%s: %s is %s, want a string" % (path, what, kind(v)))
@@ -267,10 +288,13 @@ def _finish(n, v, path):
         e = v["enum"]
         if type(e) is not list or not 1 <= len(e) <= MAX_ENUM:
             raise _spec(path + ".enum", "want an array of 1 to %d values" % MAX_ENUM)
+        seen = set()
         for i, x in enumerate(e):
             _fits(n, x, "%s.enum[%d]" % (path, i))
-            if any(equal(x, y) for y in e[:i]):
+            kx = key(x)
+            if kx in seen:
                 raise _spec("%s.enum[%d]" % (path, i), "listed twice")
+            seen.add(kx)
         n.enum = e
     if "const" in v:
         _fits(n, v["const"], path + ".const")
