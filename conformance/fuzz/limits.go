@@ -32,7 +32,7 @@ type limit struct {
 // sizes a port's number types have, which the specification does not
 // have but a port does).
 var limits = []limit{
-	// Format 1 (SPEC.md §5, §6, §7).
+	// Format 1 (conformance/SPEC.md §5, §6, §7).
 	{"a family of n characters", catalog.MaxLabelLength, func(g *gen, n int) *node {
 		return discoverOf(toolText(g.longLabel(n), "page.read", `{}`), "all")
 	}, true},
@@ -103,7 +103,7 @@ var limits = []limit{
 	{"an exponent of 2^32 + n - 1 in a number", 1, func(g *gen, n int) *node {
 		return integerArgument("1e" + []string{"4294967295", "4294967296", "4294967297"}[n])
 	}, false},
-	// Format 2 (SPEC.md §12).
+	// Format 2 (conformance/SPEC.md §12).
 	{"a format-2 tool name of n characters", catalog.MaxNameLength2, func(g *gen, n int) *node {
 		name := "t" + strings.Repeat("x", n-1)
 		return validate2(name, `""`, `{"type":"object","additionalProperties":false}`)
