@@ -124,13 +124,25 @@ func (c *cli) mcpLoadError(file string, err error) int {
 	case errors.As(err, &ce):
 		return c.contractError(err, source{"catalog", file}, file, "")
 	case errors.As(err, &se):
-		return c.errorf("sign the catalog with 'catalogkit sign --key KEY "+shellWord(file)+"' and give its public key to --key", "refusing to serve %s: its signature %s: %v", file, file+sign.SignatureSuffix, err)
+		return c.errorf(signatureHint(se.Code), "refusing to serve %s: its signature %s: %v", file, file+sign.SignatureSuffix, err)
 	case errors.As(err, &me):
-		return c.errorf("with --key, mcp serves only a signed catalog: sign it, or serve it unsigned without --key", "refusing to serve %s: %s: %s", file, me.Code, me.Detail)
+		return c.errorf("with --key, mcp serves only a catalog whose signature verifies: put its publisher's .minisig beside it, or serve it unsigned without --key", "refusing to serve %s: %s: %s", file, me.Code, me.Detail)
 	case errors.As(err, &pe):
 		return c.cannotRun("check the --catalog path", "failed to read the catalog: %v", err)
 	}
 	return c.cannotRun("", "%v", err)
+}
+
+// signatureHint says what to do about a catalog whose signature does not
+// verify. It never tells whoever serves a catalog to sign it: a catalog that
+// fails to verify may be a tampered copy, and signing it would bless it.
+func signatureHint(code sign.Code) string {
+	switch code {
+	case sign.CodeNoKeys, sign.CodeKeyFormat, sign.CodeKeyAlgorithm, sign.CodeNotPublicKey:
+		return "give --key the catalog publisher's public key file (the .pub that catalogkit keygen or minisign -G wrote)"
+	}
+	return "do not serve this copy: get the catalog and its .minisig again from whoever publishes it, and check that --key is their public key; " +
+		"if you publish it, sign your own source again ('catalogkit sign'), never a copy that failed to verify"
 }
 
 // reloadOnSignal reloads on every SIGHUP until ctx ends.

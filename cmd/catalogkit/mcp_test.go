@@ -270,3 +270,18 @@ func testMCPBinaryHTTP(t *testing.T, bin string) {
 		t.Errorf("HTTP and stdio differ (-stdio +http):\n%s", diff)
 	}
 }
+
+// TestSignatureHintNeverSaysSign: whatever made a signature fail, the hint
+// mcp gives never tells whoever serves the catalog to sign it (a copy that
+// fails to verify may be tampered with, and signing it would bless it):
+// it says to get the catalog again, or to give the publisher's key.
+func TestSignatureHintNeverSaysSign(t *testing.T) {
+	for _, code := range []sign.Code{sign.CodeUnknownKey, sign.CodeBadSignature, sign.CodeCommentForged, sign.CodeCommentFormat,
+		sign.CodeWrongFile, sign.CodeSigFormat, sign.CodeSigAlgorithm, sign.CodeVersionMismatch,
+		sign.CodeNoKeys, sign.CodeKeyFormat, sign.CodeKeyAlgorithm, sign.CodeNotPublicKey} {
+		h := signatureHint(code)
+		if strings.HasPrefix(h, "sign") || strings.Contains(h, "sign the catalog") || !strings.Contains(h, "publish") {
+			t.Errorf("%s: hint %q: want one that sends the reader to the publisher, never to sign what failed", code, h)
+		}
+	}
+}

@@ -37,7 +37,9 @@
 // name that is missing or not a string label, as the contract's
 // function-level form says), INVALID_ARGUMENT_KEYS with the parameter's name
 // as path for a parameter the tool does not take, INVALID_ARGUMENT_VALUE at
-// "digest" for a digest that is not a string.
+// "digest" for a digest that is not a string or not of a digest's form
+// ("sha256:" and 64 lower-case hex digits), so that STALE_DEFINITION always
+// means that the tool changed.
 //
 // # The client's bytes
 //

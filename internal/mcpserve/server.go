@@ -268,6 +268,11 @@ func (s *Server) validate(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		case !isString:
 			return errorResult(&catalog.Error{Code: catalog.InvalidArgumentValue, Path: "digest", Offset: -1,
 				Detail: fmt.Sprintf("digest must be a string, not %s: give the digest discover returned", d.Kind())}), nil
+		case !wellFormedDigest(held):
+			// Not a digest at all: the caller's own mistake, which
+			// STALE_DEFINITION would pass off as a change of the tool.
+			return errorResult(&catalog.Error{Code: catalog.InvalidArgumentValue, Path: "digest", Offset: -1,
+				Detail: fmt.Sprintf("digest %s is not \"sha256:\" and 64 lower-case hex digits: give the digest discover returned", catalog.AppendQuote(nil, held))}), nil
 		case held != current:
 			return errorResult(&Error{Code: CodeStaleDefinition, Path: "digest",
 				Detail: fmt.Sprintf("the definition of %q has changed since digest %q was discovered: call discover again and check the arguments against its new inputSchema", strOf(name), held)}), nil
@@ -389,4 +394,19 @@ func result(b []byte, isError bool) *mcp.CallToolResult {
 		StructuredContent: json.RawMessage(b),
 		IsError:           isError,
 	}
+}
+
+// wellFormedDigest reports whether d has the form of a tool's digest:
+// "sha256:" and 64 lower-case hexadecimal digits.
+func wellFormedDigest(d string) bool {
+	hex, ok := strings.CutPrefix(d, "sha256:")
+	if !ok || len(hex) != 64 {
+		return false
+	}
+	for _, c := range []byte(hex) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

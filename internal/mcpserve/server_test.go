@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/internal/release/sign"
+	"github.com/catalogkit/catalogkit/internal/testlib/signtest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -203,6 +205,9 @@ func TestMCPValidateArguments(t *testing.T) {
 		{name: "no-arguments", reason: "arguments absent is not an object", args: map[string]any{"name": "page.read"}, code: "INVALID_ARGUMENT_KEYS", path: "arguments"},
 		{name: "disabled", reason: "a disabled tool", args: map[string]any{"name": "page.screenshot", "arguments": map[string]any{}}, code: "TOOL_NOT_AVAILABLE_IN_FAMILY", path: "name"},
 		{name: "digest-not-string", reason: "a digest must be the string discover gave", args: map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}, "digest": 7}, code: "INVALID_ARGUMENT_VALUE", path: "digest"},
+		{name: "digest-malformed", reason: "a string that is no digest is the caller's mistake, not a changed tool", args: map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}, "digest": "nope"}, code: "INVALID_ARGUMENT_VALUE", path: "digest"},
+		{name: "digest-upper-hex", reason: "a digest is lower-case hex, as discover writes it", args: map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}, "digest": strings.ToUpper(digest)}, code: "INVALID_ARGUMENT_VALUE", path: "digest"},
+		{name: "digest-short", reason: "a digest has 64 hex digits", args: map[string]any{"name": "page.read", "arguments": map[string]any{"tab_id": 3}, "digest": digest[:len(digest)-1]}, code: "INVALID_ARGUMENT_VALUE", path: "digest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -445,5 +450,47 @@ func TestMCPFormat2(t *testing.T) {
 		"arguments": map[string]any{"path": "a", "edits": []any{}}})
 	if !isErr || !strings.Contains(out, string(CodeStaleDefinition)) {
 		t.Errorf("after the description changed: %s, want %s", out, CodeStaleDefinition)
+	}
+}
+
+// TestSignerNamesNoPath: a signed catalog's signer is the key ID alone,
+// never the file the key was read from: two replicas with the key at
+// different paths answer alike, and no host path reaches the model.
+func TestSignerNamesNoPath(t *testing.T) {
+	data, err := os.ReadFile(syntheticPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "catalog.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var signers []string
+	for _, keyPath := range []string{"/etc/keys/a.pub", "/home/someone/replica-two/catalog.pub"} {
+		kp, key, _ := signtest.Key(t, "k")
+		pub, err := sign.ParsePublicKey(keyPath, kp.Public)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := sign.SignFile(key, "catalog.json", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sign.WriteSignature(path+sign.SignatureSuffix, sig); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := Load(path, []sign.PublicKey{pub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "minisign key " + pub.ID(); snap.Signer() != want {
+			t.Errorf("signer %q with the key read from %s, want %q", snap.Signer(), keyPath, want)
+		}
+		signers = append(signers, snap.Signer())
+	}
+	for _, s := range signers {
+		if strings.Contains(s, "/") || strings.Contains(s, ".pub") {
+			t.Errorf("signer %q names a path", s)
+		}
 	}
 }

@@ -24,7 +24,7 @@ const Unsigned = "unsigned"
 type Snapshot struct {
 	cat      *catalog.Catalog
 	sha256   string            // hex SHA-256 of the catalog file's bytes
-	signer   string            // Unsigned, or "minisign key ID (key file)"
+	signer   string            // Unsigned, or "minisign key ID"
 	digests  map[string]string // tool name → digest, for every tool, enabled or not
 	families []Family          // in catalog order of first appearance
 }
@@ -75,7 +75,7 @@ func Load(path string, keys []sign.PublicKey) (*Snapshot, error) {
 		sig, err := readBounded(sigPath, sign.MaxSignatureSize)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &Error{Code: CodeSignatureMissing, Path: sigPath,
-				Detail: fmt.Sprintf("--key was given but there is no signature %s: sign the catalog with 'catalogkit sign --key KEY %s'", sigPath, path)}
+				Detail: fmt.Sprintf("--key was given but there is no signature %s: put beside the catalog the .minisig its publisher wrote ('catalogkit sign --key KEY %s' writes it)", sigPath, filepath.Base(path))}
 		}
 		if err != nil {
 			return nil, err
@@ -84,7 +84,10 @@ func Load(path string, keys []sign.PublicKey) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
-		signer = "minisign key " + v.KeyID + " (" + v.KeyName + ")"
+		// The key ID alone: the file the key was read from is a path of
+		// this host, which two replicas name differently and a model
+		// should never see.
+		signer = "minisign key " + v.KeyID
 	}
 	return NewSnapshot(data, signer)
 }
