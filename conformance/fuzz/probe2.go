@@ -1,7 +1,6 @@
 package fuzz
 
 import (
-	"encoding/json"
 	"strings"
 )
 
@@ -162,42 +161,13 @@ func hair(lit string, up bool) string {
 	return out + exp
 }
 
-// rawValue reads the JSON text of a probe (written in this file, so never
-// invalid) into a node, members in order and numbers as written.
+// rawValue reads JSON text written in this package (a probe, a limit, a
+// hostile value: never invalid) into a node, members in order and numbers
+// as written.
 func rawValue(text string) *node {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	var read func() *node
-	read = func() *node {
-		tok, err := dec.Token()
-		if err != nil {
-			panic("fuzz: a probe's JSON: " + err.Error())
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			if v == '[' {
-				a := array()
-				for dec.More() {
-					a.items = append(a.items, read())
-				}
-				dec.Token()
-				return a
-			}
-			o := object()
-			for dec.More() {
-				k, _ := dec.Token()
-				o.set(k.(string), read())
-			}
-			dec.Token()
-			return o
-		case string:
-			return str(v)
-		case json.Number:
-			return number(v.String())
-		case bool:
-			return boolean(v)
-		}
-		return null()
+	v := parseNode([]byte(text))
+	if v == nil {
+		panic("fuzz: not valid JSON: " + text)
 	}
-	return read()
+	return v
 }
