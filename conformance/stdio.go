@@ -706,6 +706,9 @@ func readLines(r io.Reader, out chan<- lineOrErr, quit <-chan struct{}, limit in
 // reported as such, with the rule that stdout carries protocol messages
 // only.
 func unreadable(what string, err error, line []byte) string {
+	if bytes.HasPrefix(line, []byte("\xef\xbb\xbf{")) {
+		return fmt.Sprintf("%s begins with a byte order mark (EF BB BF), which a line of JSON text must not: write UTF-8 without one (in .NET, new UTF8Encoding(false)): %s", what, brief(line))
+	}
 	if t := bytes.TrimLeft(line, " \t\r"); len(t) == 0 || t[0] != '{' {
 		return fmt.Sprintf("the port wrote a line that is not a %s on stdout: %s (stdout carries protocol messages only: logs, warnings and a runtime's own messages go to stderr)", what, brief(line))
 	}

@@ -73,8 +73,11 @@ func (cx *Counterexample) CaseFile(port PortInfo) (data []byte, text bool, err e
 	}
 	title := fmt.Sprintf("%s disagrees with catalogkit: %s", name, cx.Kind)
 	note := fmt.Sprintf("found by catalogkit conform --fuzz --seed %d (call %d), shrunk from %d to %d bytes", cx.Seed, cx.Index, len(cx.Original), len(cx.Call))
-	if cx.steps != nil {
+	switch {
+	case cx.steps != nil:
 		note = fmt.Sprintf("found by catalogkit conform --fuzz --seed %d (call %d, after %d calls to the same port process), shrunk to %d calls on a fresh port", cx.Seed, cx.Index, cx.History-1, len(cx.steps))
+	case cx.LineOnly():
+		note = fmt.Sprintf("found by catalogkit conform --fuzz --seed %d (call %d), a line of its own (%s)", cx.Seed, cx.Index, cx.corner.name)
 	}
 	if cx.IsSequence() {
 		data, err := cx.sequenceFile(title, note)

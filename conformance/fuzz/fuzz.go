@@ -396,7 +396,7 @@ func (r *run) pipelined(ctx context.Context, j *job, p pipeliner) {
 			}
 			s := generate(r.opts.Seed, i)
 			call := s.call.appendJSON(nil)
-			if n := lineBytes(call); n > windowBytes || s.corner != nil && s.corner.ownSeq() && !s.corner.alone {
+			if n := lineBytes(s, call); n > windowBytes || s.corner != nil && s.corner.ownSeq() && !s.corner.alone {
 				if alone(i, s, call) {
 					return
 				}
@@ -405,14 +405,14 @@ func (r *run) pipelined(ctx context.Context, j *job, p pipeliner) {
 			f := start(p, i, s, call)
 			f.want = referenceOutcome(r.opts.Reference, s, call)
 			q = append(q, f)
-			inFlight += lineBytes(call)
+			inFlight += lineBytes(s, call)
 		}
 		if len(q) == 0 {
 			return
 		}
 		f := q[0]
 		q = q[1:]
-		inFlight -= lineBytes(f.call)
+		inFlight -= lineBytes(f.s, f.call)
 		got := f.finish(p)
 		if r.judge(j, f.index, f.s, f.want, got) {
 			return

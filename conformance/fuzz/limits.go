@@ -86,21 +86,21 @@ var limits = []limit{
 		call.get("arguments").set("s", number(strings.Repeat("[", n-3)+strings.Repeat("]", n-3)))
 		return call
 	}, false},
-	{"an integer of 2^63 + n - 1", 1, func(g *gen, n int) *node {
+	{"an integer of 2^63 - 2 + n", 1, func(g *gen, n int) *node {
 		return integerArgument([]string{"9223372036854775806", "9223372036854775807", "9223372036854775808"}[n])
 	}, false},
-	{"an integer of 2^64 + n - 1", 1, func(g *gen, n int) *node {
+	{"an integer of 2^64 - 2 + n", 1, func(g *gen, n int) *node {
 		return integerArgument([]string{"18446744073709551614", "18446744073709551615", "18446744073709551616"}[n])
 	}, false},
-	{"an integer of 10^19 + n - 1", 1, func(g *gen, n int) *node {
+	{"an integer of 10^19 - 2 + n", 1, func(g *gen, n int) *node {
 		return integerArgument([]string{"9999999999999999998", "9999999999999999999", "10000000000000000000"}[n])
 	}, false},
-	{"an exponent of 2^31 + n - 1 in a number", 1, func(g *gen, n int) *node {
+	{"an exponent of 2^31 - 2 + n in a number", 1, func(g *gen, n int) *node {
 		// A valid number, not an integer: INVALID_ARGUMENT_VALUE, not
 		// INVALID_JSON, whatever the exponent's size.
 		return integerArgument("1e" + []string{"2147483646", "2147483647", "2147483648"}[n])
 	}, false},
-	{"an exponent of 2^32 + n - 1 in a number", 1, func(g *gen, n int) *node {
+	{"an exponent of 2^32 - 1 + n in a number", 1, func(g *gen, n int) *node {
 		return integerArgument("1e" + []string{"4294967295", "4294967296", "4294967297"}[n])
 	}, false},
 	// Format 2 (conformance/SPEC.md §12).
@@ -160,16 +160,32 @@ func (g *gen) limitCall(k int) *node {
 	c := limitCalls.m[k]
 	if c == nil {
 		c = l.call(g, n)
+		split(c)
 		limitCalls.m[k] = c
 	}
 	return c
 }
 
+// split splits every string under n into its units now, so that reading
+// the node later (a string's us, as the shrinker calls it) writes nothing:
+// a shared call is read by several runs at once.
+func split(n *node) {
+	n.us()
+	for _, c := range n.items {
+		split(c)
+	}
+	for i := range n.keys {
+		split(n.keys[i])
+		split(n.vals[i])
+	}
+}
+
 // limitCalls holds the calls of the limits made once (a thousand tools,
 // eight thousand characters of description), by turn. A call is shared by
-// every sample that draws it: nothing changes a sample's call in place
-// (the shrinker copies the path it changes), and a limit's turn draws no
-// mutation.
+// every sample that draws it, and by runs at once: nothing changes a
+// sample's call in place (the shrinker copies the path it changes, and a
+// limit's turn draws no mutation), and its strings are split into units
+// before it is shared, the one thing reading a node could write.
 var limitCalls struct {
 	sync.Mutex
 	m map[int]*node

@@ -287,7 +287,7 @@ func compare(wantOutcome, got outcome, diff conformance.DiffFunc) (verdict, *con
 		if isErrorLine(got.err) && refused && !wantOutcome.readable && (got.seq == "" || got.seq == "null" || got.seq == wantOutcome.seq) {
 			return agree, cr
 		}
-		if isErrorLine(got.err) && refused {
+		if isErrorLine(got.err) && refused && wantOutcome.readable {
 			cr.Message = readableRefusal + got.err.Message
 		}
 		return disagree, cr

@@ -29,11 +29,28 @@ const (
 // reference returns the reference's outcome for a sample.
 func referenceOutcome(ref conformance.Target, s sample, call []byte) outcome {
 	if s.corner != nil {
-		return cornerOutcome(ref, s.corner, call)
+		o := cornerOutcome(ref, s.corner, call)
+		o.readable = s.corner.alone && readableSeq([]byte(s.corner.before))
+		return o
 	}
 	o := send(ref, call, s.line)
 	o.readable = s.line == nil || s.line.prefix == ""
 	return o
+}
+
+// readableSeq reports whether line starts as PROTOCOL.md's rule 2 reads a
+// refused line's seq: the exact bytes {"type":"call","seq":, a positive
+// integer, and a comma.
+func readableSeq(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"type":"call","seq":`))
+	if !ok || len(rest) == 0 || rest[0] < '1' || rest[0] > '9' {
+		return false
+	}
+	i := 0
+	for i < len(rest) && '0' <= rest[i] && rest[i] <= '9' {
+		i++
+	}
+	return i < len(rest) && rest[i] == ','
 }
 
 // cornerOutcome returns what target, behind [conformance.Serve], answers
@@ -136,5 +153,12 @@ func sendSample(t conformance.Target, s sample, call []byte) outcome {
 	return send(t, call, s.line)
 }
 
-// lineBytes estimates a sample's line length, for the window.
-func lineBytes(call []byte) int { return len(call) + 64 }
+// lineBytes estimates the length of a sample's line, for the window: its
+// call and the message around it, or a corner's line of its own (a mutated
+// suite line, up to two lines spliced).
+func lineBytes(s sample, call []byte) int {
+	if s.corner != nil && !s.corner.hasCall {
+		return len(s.corner.seqBefore) + len(s.corner.before) + len(s.corner.after) + 64
+	}
+	return len(call) + 64
+}

@@ -405,6 +405,7 @@ func parseStep(raw map[string]json.RawMessage) (SequenceStep, error) {
 	} else {
 		st.Before = text
 		st.want.seq = "null"
+		st.want.readable = readableSeq(text)
 	}
 	if s, ok := raw["seq"]; ok {
 		lit := string(s)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/catalogkit/catalogkit/catalog"
 	"github.com/catalogkit/catalogkit/conformance"
 )
 
@@ -210,11 +211,14 @@ func (g *gen) mutateMembers(v *node) (string, bool) {
 	return "", false
 }
 
-// parseNode reads line into a node if it is one valid JSON value, else
-// returns nil. Members keep their order and duplicates, numbers their
-// literals.
+// parseNode reads line into a node if it is JSON text the strict reader
+// of package catalog takes, else returns nil: a line with invalid UTF-8, a
+// lone surrogate or a duplicate key keeps those in its bytes, where only a
+// byte-level mutation reaches them (encoding/json would read them as
+// U+FFFD, or keep one of the pair, and so repair the line it mutates).
+// Members keep their order, numbers their literals.
 func parseNode(line []byte) *node {
-	if !json.Valid(line) {
+	if _, err := catalog.ParseJSON(line); err != nil {
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))

@@ -16,8 +16,13 @@ import (
 // after their pid (the JVM's /tmp/hsperfdata_USER/PID) collide in a /tmp
 // they share. What it leaves behind is ended by EndDescendants and, for a
 // process that also cleared its environment, by EndChildren.
+//
+// It gets SIGKILL if the runner's thread that started it ends (the runner
+// killed by a signal it cannot catch), so that a port that would wait on
+// its input forever does not outlive the runner.
 func Start(cmd *exec.Cmd) error {
 	SetGroup(cmd)
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	return cmd.Start()
 }
 
