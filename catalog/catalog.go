@@ -89,12 +89,7 @@ func (d Description) appendJSON(b []byte) []byte {
 	if d.schema.Kind() != Absent {
 		return d.appendJSON2(b)
 	}
-	b = append(b, `{"name":`...)
-	b = appendString(b, d.Name)
-	b = append(b, `,"family":`...)
-	b = appendString(b, d.Family)
-	b = append(b, `,"effect":`...)
-	b = appendString(b, d.Effect)
+	b = d.appendHead(b)
 	b = append(b, `,"inputSchema":{"type":"object","properties":{`...)
 	for i, p := range d.InputSchema.Properties {
 		if i > 0 {
@@ -128,16 +123,23 @@ func (v Validation) MarshalJSON() ([]byte, error) {
 	return append(b, `,"shape_valid":true,"authorized":false,"executed":false}`...), nil
 }
 
-// appendJSON2 writes a format-2 tool's description: name, family, effect,
-// title (when the definition has one, "" included), description, inputSchema as the catalog writes it,
-// annotations (when given), executes.
-func (d Description) appendJSON2(b []byte) []byte {
+// appendHead writes the members every description begins with: {"name",
+// "family", "effect".
+func (d Description) appendHead(b []byte) []byte {
 	b = append(b, `{"name":`...)
 	b = appendString(b, d.Name)
 	b = append(b, `,"family":`...)
 	b = appendString(b, d.Family)
 	b = append(b, `,"effect":`...)
 	b = appendString(b, d.Effect)
+	return b
+}
+
+// appendJSON2 writes a format-2 tool's description: name, family, effect,
+// title (when the definition has one, "" included), description, inputSchema as the catalog writes it,
+// annotations (when given), executes.
+func (d Description) appendJSON2(b []byte) []byte {
+	b = d.appendHead(b)
 	if d.titled {
 		b = append(b, `,"title":`...)
 		b = appendString(b, d.Title)

@@ -65,15 +65,7 @@ var idPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$`)
 // returns the cases sorted by id. It checks what the runner relies on; the
 // JSON Schema case.schema.json describes the format in full.
 func Load(fsys fs.FS) ([]*Case, error) {
-	catText, err := fs.ReadFile(fsys, CatalogFile)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read the synthetic catalog: %w", err)
-	}
-	synthetic, err := parseJSON(catText)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read %q: %v", CatalogFile, err)
-	}
-	return loadFiles(fsys, "cases", "case", func(data []byte) (*Case, error) { return parseCase(data, synthetic) })
+	return loadCases(fsys, "cases", "case")
 }
 
 // An anyCase is a case of any level: a contract case, a text case or a
@@ -120,12 +112,9 @@ func loadFiles[C anyCase](fsys fs.FS, dir, what string, parse func([]byte) (C, e
 	return cases, nil
 }
 
-// Cases returns the embedded suite, loaded with [Load].
-func Cases() ([]*Case, error) { return Load(Files) }
-
-// LoadFormat2 reads the format 2 level in fsys (format2/*.json): cases of
-// the format of the suite's, on catalogs of format 2 (SPEC.md §12).
-func LoadFormat2(fsys fs.FS) ([]*Case, error) {
+// loadCases reads the case files of dir in fsys (what names them in
+// errors), their catalog references resolved against the synthetic catalog.
+func loadCases(fsys fs.FS, dir, what string) ([]*Case, error) {
 	catText, err := fs.ReadFile(fsys, CatalogFile)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read the synthetic catalog: %w", err)
@@ -134,7 +123,16 @@ func LoadFormat2(fsys fs.FS) ([]*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("failed to read %q: %v", CatalogFile, err)
 	}
-	cases, err := loadFiles(fsys, "format2", "format 2 case", func(data []byte) (*Case, error) { return parseCase(data, synthetic) })
+	return loadFiles(fsys, dir, what, func(data []byte) (*Case, error) { return parseCase(data, synthetic) })
+}
+
+// Cases returns the embedded suite, loaded with [Load].
+func Cases() ([]*Case, error) { return Load(Files) }
+
+// LoadFormat2 reads the format 2 level in fsys (format2/*.json): cases of
+// the format of the suite's, on catalogs of format 2 (SPEC.md §12).
+func LoadFormat2(fsys fs.FS) ([]*Case, error) {
+	cases, err := loadCases(fsys, "format2", "format 2 case")
 	for _, c := range cases {
 		if !strings.HasPrefix(c.ID, "format2.") {
 			return nil, fmt.Errorf("format 2 case %q: the id must start with %q", c.ID, "format2.")

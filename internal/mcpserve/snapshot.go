@@ -151,15 +151,7 @@ func digestOf(canonical []byte) string {
 func CanonicalTool(tool catalog.Value) []byte { return appendCanonical(nil, tool) }
 
 func appendCanonical(b []byte, tool catalog.Value) []byte {
-	b = append(b, `{"name":`...)
-	b = catalog.AppendQuote(b, str(tool, "name"))
-	b = append(b, `,"family":`...)
-	b = catalog.AppendQuote(b, str(tool, "family"))
-	b = append(b, `,"effect":`...)
-	b = catalog.AppendQuote(b, str(tool, "effect"))
-	enabled, _ := lookup(tool, "enabled").Bool()
-	b = append(b, `,"enabled":`...)
-	b = strconv.AppendBool(b, enabled)
+	b = appendHead(b, tool)
 	b = append(b, `,"fields":{`...)
 	fields := lookup(tool, "fields")
 	for i := range fields.Len() {
@@ -184,14 +176,9 @@ func appendCanonical(b []byte, tool catalog.Value) []byte {
 	return append(b, "}}"...)
 }
 
-// appendCanonical2 is the canonical form of a format-2 tool definition: JSON
-// with no white space, the members name, family, effect, enabled, title
-// (when given), description, annotations (when given) and inputSchema in
-// that order, each value written as the catalog writes it (members in
-// their order, numbers as their literals). It covers the description and
-// the annotations, where a poisoned tool would hide its instructions, and
-// the whole schema.
-func appendCanonical2(b []byte, tool catalog.Value) []byte {
+// appendHead writes the members both formats' canonical forms begin with:
+// {"name", "family", "effect", "enabled".
+func appendHead(b []byte, tool catalog.Value) []byte {
 	b = append(b, `{"name":`...)
 	b = catalog.AppendQuote(b, str(tool, "name"))
 	b = append(b, `,"family":`...)
@@ -201,6 +188,18 @@ func appendCanonical2(b []byte, tool catalog.Value) []byte {
 	enabled, _ := lookup(tool, "enabled").Bool()
 	b = append(b, `,"enabled":`...)
 	b = strconv.AppendBool(b, enabled)
+	return b
+}
+
+// appendCanonical2 is the canonical form of a format-2 tool definition: JSON
+// with no white space, the members name, family, effect, enabled, title
+// (when given), description, annotations (when given) and inputSchema in
+// that order, each value written as the catalog writes it (members in
+// their order, numbers as their literals). It covers the description and
+// the annotations, where a poisoned tool would hide its instructions, and
+// the whole schema.
+func appendCanonical2(b []byte, tool catalog.Value) []byte {
+	b = appendHead(b, tool)
 	if t, ok := tool.Lookup("title"); ok {
 		b = append(b, `,"title":`...)
 		b = append(b, t.String()...)
