@@ -319,3 +319,38 @@ func discover2(catalog, family, name Value) ([]Description, error) {
 	}
 	return c.DiscoverTool(family.text(), name.text())
 }
+
+// A Summary is a tool as names-first discovery lists it: its description
+// without the input schema (and the origin), so that an agent can go from
+// a family to the names of its tools, and only then to one tool's schema. Its JSON form is
+//
+//	{"name": N, "family": F, "effect": E, "title": T, "description": D}
+//
+// with title and description only for a format-2 tool, title only when the
+// tool has one ("" included).
+type Summary struct {
+	Name   string
+	Family string
+	Effect string
+	Title  string
+	Text   string
+	// format2 and titled say which members the JSON form has.
+	format2, titled bool
+}
+
+// Summary returns the description's summary.
+func (d Description) Summary() Summary {
+	return Summary{Name: d.Name, Family: d.Family, Effect: d.Effect, Title: d.Title, Text: d.Text, format2: d.Format() == 2, titled: d.titled}
+}
+
+// MarshalJSON returns the summary's JSON form.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	b := Description{Name: s.Name, Family: s.Family, Effect: s.Effect}.appendHead(nil)
+	if s.titled {
+		b = appendString(append(b, `,"title":`...), s.Title)
+	}
+	if s.format2 {
+		b = appendString(append(b, `,"description":`...), s.Text)
+	}
+	return append(b, '}'), nil
+}

@@ -30,6 +30,9 @@ type Description struct {
 	Title string
 	Text  string
 	Hints []Hint
+	// Origin is the MCP server tool a format-2 tool stands for (nil when
+	// the catalog does not say).
+	Origin *Origin
 	// titled reports that the tool has a title, "" included: the
 	// description has one exactly when the definition has.
 	titled bool
@@ -137,7 +140,7 @@ func (d Description) appendHead(b []byte) []byte {
 
 // appendJSON2 writes a format-2 tool's description: name, family, effect,
 // title (when the definition has one, "" included), description, inputSchema as the catalog writes it,
-// annotations (when given), executes.
+// annotations (when given), origin (when given, server then tool), executes.
 func (d Description) appendJSON2(b []byte) []byte {
 	b = d.appendHead(b)
 	if d.titled {
@@ -160,7 +163,18 @@ func (d Description) appendJSON2(b []byte) []byte {
 		}
 		b = append(b, '}')
 	}
+	if d.Origin != nil {
+		b = d.Origin.appendJSON(append(b, `,"origin":`...))
+	}
 	return append(b, `,"executes":false}`...)
+}
+
+func (o *Origin) appendJSON(b []byte) []byte {
+	b = append(b, `{"server":`...)
+	b = appendString(b, o.Server)
+	b = append(b, `,"tool":`...)
+	b = appendString(b, o.Tool)
+	return append(b, '}')
 }
 
 // clone returns a copy of d that shares no memory with it (a schema Value
@@ -169,6 +183,10 @@ func (d Description) clone() Description {
 	d.InputSchema.Properties = slices.Clone(d.InputSchema.Properties)
 	d.InputSchema.Required = slices.Clone(d.InputSchema.Required)
 	d.Hints = slices.Clone(d.Hints)
+	if d.Origin != nil {
+		o := *d.Origin
+		d.Origin = &o
+	}
 	return d
 }
 

@@ -132,14 +132,15 @@
 //     labels ([InvalidLabel]) to objects of exactly one member, description,
 //     a string of at most 8192 code points ([InvalidMetadata])
 //   - G4. for each tool: it is an object of the keys name, family, effect,
-//     enabled, description, inputSchema, and optionally title and
-//     annotations: [InvalidFields]
+//     enabled, description, inputSchema, and optionally title, annotations
+//     and origin: [InvalidFields]
 //   - G5. name is a tool name, then family is a label: [InvalidLabel]
 //   - G6. name is used by an earlier tool: [DuplicateTool]
 //   - G7. effect, enabled, description (a string of at most 8192 code
 //     points), title (at most 256), annotations (readOnlyHint,
-//     destructiveHint, idempotentHint, openWorldHint, each a boolean):
-//     [InvalidMetadata]
+//     destructiveHint, idempotentHint, openWorldHint, each a boolean),
+//     origin (exactly server and tool, each a string of 1 to
+//     [MaxOriginText] code points): [InvalidMetadata]
 //   - G8. inputSchema is a schema of the subset whose root is an object
 //     that is not nullable: [InvalidSpec], at the keyword's path
 //
@@ -170,8 +171,8 @@
 //
 // Discovery runs D1 to D6 with G1 to G8 and the tool-name rule; a
 // description is name, family, effect, title (when given), description,
-// inputSchema as the catalog writes it, annotations (when given) and
-// executes. Validation runs V1 to V3, then:
+// inputSchema as the catalog writes it, annotations (when given), origin
+// (when given) and executes. Validation runs V1 to V3, then:
 //
 //   - W1. arguments is not an object: [InvalidArgumentKeys]
 //   - W2. the arguments are checked against the input schema depth first,

@@ -72,6 +72,21 @@ func formatOf(cat Value) int {
 	return 1
 }
 
+// An Origin is where a format-2 tool comes from: the MCP server a host
+// calls it through and the tool's name on that server. It describes; it
+// grants nothing, and catalogkit never calls it.
+type Origin struct {
+	// Server is the name a host knows the server by (its key in the
+	// host's MCP configuration, as given to import --server).
+	Server string
+	// Tool is the tool's name on that server, exactly as the server
+	// lists it.
+	Tool string
+}
+
+// MaxOriginText is the most code points of an origin's server or tool.
+const MaxOriginText = 256
+
 // A hint is one MCP tool annotation of a format-2 tool.
 type Hint struct {
 	Name  string // "readOnlyHint", "destructiveHint", "idempotentHint" or "openWorldHint"
@@ -83,7 +98,7 @@ var hintNames = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "o
 
 // tool2Keys are the keys a format-2 tool definition may have; the first
 // six it must.
-var tool2Keys = []string{"name", "family", "effect", "enabled", "description", "inputSchema", "title", "annotations"}
+var tool2Keys = []string{"name", "family", "effect", "enabled", "description", "inputSchema", "title", "annotations", "origin"}
 
 // A compiled2 is a checked format-2 catalog.
 type compiled2 struct {
@@ -163,12 +178,12 @@ func checkTool2(i int, tool Value, names map[string]int) (tool2, error) {
 	}
 	for k := range tool.members() {
 		if !containsString(tool2Keys, k.text()) {
-			return tool2{}, errorf(InvalidFields, p, "tool definition has keys %s, want name, family, effect, enabled, description, inputSchema and, optionally, title and annotations%s", keyList(tool), keyMistakes(tool, tool2Keys))
+			return tool2{}, errorf(InvalidFields, p, "tool definition has keys %s, want name, family, effect, enabled, description, inputSchema and, optionally, title, annotations and origin%s", keyList(tool), keyMistakes(tool, tool2Keys))
 		}
 	}
 	for _, k := range tool2Keys[:6] {
 		if _, ok := tool.Lookup(k); !ok {
-			return tool2{}, errorf(InvalidFields, p, "tool definition has keys %s, want name, family, effect, enabled, description, inputSchema and, optionally, title and annotations: %q is missing", keyList(tool), k)
+			return tool2{}, errorf(InvalidFields, p, "tool definition has keys %s, want name, family, effect, enabled, description, inputSchema and, optionally, title, annotations and origin: %q is missing", keyList(tool), k)
 		}
 	}
 	get := func(k string) Value { v, _ := tool.Lookup(k); return v }
@@ -221,6 +236,13 @@ func checkTool2(i int, tool Value, names map[string]int) (tool2, error) {
 			t.desc.Hints = append(t.desc.Hints, Hint{Name: k.text(), Value: b})
 		}
 	}
+	if origin, ok := tool.Lookup("origin"); ok {
+		o, err := checkOrigin(origin, p+".origin")
+		if err != nil {
+			return tool2{}, err
+		}
+		t.desc.Origin = o
+	}
 	// G8: the input schema, within the subset, an object at its root.
 	schema := get("inputSchema")
 	node, err := compileSchema(schema, p+".inputSchema", 1)
@@ -233,6 +255,33 @@ func checkTool2(i int, tool Value, names map[string]int) (tool2, error) {
 	t.schema = node
 	t.desc.schema = schema
 	return t, nil
+}
+
+// checkOrigin checks an origin: an object of exactly server and tool, in
+// either order, each a string of 1 to MaxOriginText code points, checked
+// in the order written.
+func checkOrigin(v Value, path string) (*Origin, error) {
+	_, hasServer := v.Lookup("server")
+	_, hasTool := v.Lookup("tool")
+	if v.Kind() != Object || v.Len() != 2 || !hasServer || !hasTool {
+		return nil, errorf(InvalidMetadata, path, "origin is %s, want {\"server\": NAME, \"tool\": NAME}: the MCP server a host calls the tool through and the tool's name there", brief(v))
+	}
+	o := &Origin{}
+	for k, s := range v.members() {
+		key := k.text()
+		if err := checkText(s, path+"."+key, "origin "+key, MaxOriginText); err != nil {
+			return nil, err
+		}
+		if s.text() == "" {
+			return nil, errorf(InvalidMetadata, path+"."+key, "origin %s is empty, want the %s's name", key, key)
+		}
+		if key == "server" {
+			o.Server = s.text()
+		} else {
+			o.Tool = s.text()
+		}
+	}
+	return o, nil
 }
 
 // checkText checks a description or a title: a string of at most max code

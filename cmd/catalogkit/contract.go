@@ -25,12 +25,14 @@ func (c *cli) contractFlags(name, usage, example string) (*flag.FlagSet, *string
 }
 
 const discoverExample = `catalogkit discover --catalog conformance/synthetic-catalog.json --family reading
-catalogkit discover --catalog conformance/synthetic-catalog.json --family all --name tab.select`
+catalogkit discover --catalog conformance/synthetic-catalog.json --family all --name tab.select
+catalogkit discover --catalog catalog.json --family files --names   # names, titles and descriptions first`
 
 func runDiscover(c *cli, args []string) int {
-	fs, catalogFile := c.contractFlags("discover", "--catalog FILE --family F [--name N]", discoverExample)
+	fs, catalogFile := c.contractFlags("discover", "--catalog FILE --family F [--name N] [--names]", discoverExample)
 	family := fs.String("family", "", "family `F` to list, or \"all\" for every family")
 	name := fs.String("name", "", "exact tool name `N` to return (optional)")
+	names := fs.Bool("names", false, "leave out each tool's inputSchema and origin: its name, family, effect, title and description only")
 	if code, ok := c.parse(fs, args, false); !ok {
 		return code
 	}
@@ -50,6 +52,13 @@ func runDiscover(c *cli, args []string) int {
 	}
 	if err != nil {
 		return c.contractError(err, source{}, *catalogFile, "")
+	}
+	if *names {
+		out := make([]catalog.Summary, len(descs))
+		for i, d := range descs {
+			out[i] = d.Summary()
+		}
+		return c.printJSON(out)
 	}
 	if descs == nil {
 		descs = []catalog.Description{}

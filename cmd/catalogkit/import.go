@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/catalogkit/catalogkit/catalog"
 	"github.com/catalogkit/catalogkit/internal/mcpimport"
@@ -14,14 +15,15 @@ import (
 
 const importExample = `
 npx @modelcontextprotocol/inspector --cli npx @modelcontextprotocol/server-filesystem /srv --method tools/list > tools.json
-catalogkit import --family files --out catalog.json tools.json   # one family for the whole server
-catalogkit import --families families.json --out catalog.json -  # families.json: {"tool": "family", ...}`
+catalogkit import --server filesystem --family files --out catalog.json tools.json   # one family for the whole server
+catalogkit import --server filesystem --families families.json --out catalog.json -  # families.json: {"tool": "family", ...}`
 
 // runImport turns an MCP server's tools/list result into a format-2
 // catalog, with a line for every tool on stderr: imported exactly, imported
 // with a change, or refused.
 func runImport(c *cli, args []string) int {
-	fset := c.flags("import", "(--family NAME | --families FILE) [--describe FAMILY=TEXT]... [--out FILE] FILE", importExample)
+	fset := c.flags("import", "--server NAME (--family NAME | --families FILE) [--describe FAMILY=TEXT]... [--out FILE] FILE", importExample)
+	server := fset.String("server", "", "the `NAME` your host knows the server by (its key in the host's MCP configuration): each tool's origin, so a host knows what to call")
 	family := fset.String("family", "", "the family (a label) of every tool that --families does not name")
 	mapping := fset.String("families", "", "a JSON `FILE` mapping tool names to families: {\"read_file\": \"files\", ...}")
 	out := fset.String("out", "", "write the catalog to `FILE` (atomically) instead of stdout")
@@ -33,12 +35,16 @@ func runImport(c *cli, args []string) int {
 	switch {
 	case fset.NArg() != 1:
 		return c.badUsage("import needs exactly one FILE, a tools/list result (- for stdin)")
+	case *server == "":
+		return c.badUsage("import needs --server NAME, the name your host calls the server by: each imported tool records it as its origin")
+	case utf8.RuneCountInString(*server) > catalog.MaxOriginText:
+		return c.badUsage("--server is %d characters, over the limit of %d", utf8.RuneCountInString(*server), catalog.MaxOriginText)
 	case *family == "" && *mapping == "":
 		return c.badUsage("import needs --family NAME, or --families FILE: every tool of a catalog has a family")
 	case *family != "" && !catalog.IsLabel(*family):
 		return c.badUsage("--family %q is not a label (^[a-z][a-z0-9._-]{0,79}$)", *family)
 	}
-	opts := mcpimport.Options{Family: *family, Families: map[string]string{}, Descriptions: map[string]string{}}
+	opts := mcpimport.Options{Server: *server, Family: *family, Families: map[string]string{}, Descriptions: map[string]string{}}
 	if *mapping != "" {
 		data, err := c.readInput(*mapping)
 		if err != nil {

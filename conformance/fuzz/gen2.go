@@ -176,6 +176,24 @@ func (g *gen) catalog2() (*node, []string, map[string]*schema2) {
 			}
 			t.set("annotations", ann)
 		}
+		if g.p(0.25) || here(4) && g.p(0.5) {
+			origin := object().set("server", g.text(1+g.n(4))).set("tool", str(name))
+			if here(4) {
+				g.drew("format 2 bad origin")
+				switch g.n(3) {
+				case 0:
+					origin.set("server", str(""))
+				case 1:
+					remove(origin, oneOf(g, "server", "tool"))
+				default:
+					origin.set("version", str("1"))
+				}
+			}
+			if g.p(0.3) {
+				g.shuffleMembers(origin)
+			}
+			t.set("origin", origin)
+		}
 		if here(5) {
 			g.drew("format 2 tool members")
 			if g.p(0.5) {

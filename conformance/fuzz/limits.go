@@ -116,6 +116,11 @@ var limits = []limit{
 		call.get("catalog").get("tools").items[0].set("title", str(strings.Repeat("T", n)))
 		return call
 	}, false},
+	{"an origin's tool of n characters", catalog.MaxOriginText, func(g *gen, n int) *node {
+		call := validate2("t", `""`, `{"type":"object","additionalProperties":false}`)
+		call.get("catalog").get("tools").items[0].set("origin", object().set("server", str("s")).set("tool", str(strings.Repeat("o", n))))
+		return call
+	}, false},
 	{"a schema n deep", catalog.MaxSchemaDepth, func(g *gen, n int) *node {
 		schema := `{"type":"integer"}`
 		for range n - 1 {

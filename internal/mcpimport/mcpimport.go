@@ -35,6 +35,10 @@ type Options struct {
 	// Descriptions maps a family to its description, written into the
 	// catalog's families.
 	Descriptions map[string]string
+	// Server is the name a host knows the server by: every tool imported
+	// gets the origin {"server": Server, "tool": its name}, so a host
+	// knows which tool of which server to call. "" writes no origin.
+	Server string
 }
 
 // An Outcome is what became of one tool.
@@ -215,6 +219,9 @@ func importTool(t catalog.Value, i int, opts Options, seen map[string]bool) (Lin
 		if len(hints) > 0 {
 			b.WriteString(`,"annotations":{` + strings.Join(hints, ",") + `}`)
 		}
+	}
+	if opts.Server != "" {
+		b.WriteString(`,"origin":{"server":` + quote(opts.Server) + `,"tool":` + quote(s) + `}`)
 	}
 	b.WriteString(`,"inputSchema":`)
 	schema, ok := t.Lookup("inputSchema")

@@ -129,3 +129,28 @@ func TestImportInput(t *testing.T) {
 		t.Errorf("a JSON-RPC response: %v", err)
 	}
 }
+
+// TestImportOrigin: with a server named, every imported tool records its
+// origin, the server and the tool's name there; discovery returns it.
+func TestImportOrigin(t *testing.T) {
+	input := `{"tools": [{"name": "getTinyImage", "description": "An image.", "inputSchema": {"type": "object"}}]}`
+	res, err := Import([]byte(input), Options{Family: "demo", Server: "everything"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := catalog.Parse(res.Catalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := c.DiscoverTool("demo", "getTinyImage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := d[0].Origin; o == nil || *o != (catalog.Origin{Server: "everything", Tool: "getTinyImage"}) {
+		t.Errorf("origin %+v, want everything's getTinyImage", o)
+	}
+	res, _ = Import([]byte(input), Options{Family: "demo"})
+	if strings.Contains(string(res.Catalog), "origin") {
+		t.Errorf("no server, yet an origin:\n%s", res.Catalog)
+	}
+}

@@ -71,12 +71,13 @@
 // and the SHA-256 of each line without its newline (TestMCPDigestJQ does).
 //
 // A format-2 tool's canonical form has the members name, family, effect,
-// enabled, title (when given), description, annotations (when given) and
-// inputSchema in that order, each value written as the catalog writes it
-// (members in their order, numbers as their literals, no white space): the
-// digest covers the description and the annotations, where a poisoned tool
-// would hide its instructions, so a changed description is
-// STALE_DEFINITION.
+// enabled, title (when given), description, annotations (when given),
+// origin (when given) and inputSchema in that order, each value written as
+// the catalog writes it (members in their order, numbers as their literals,
+// no white space): the digest covers the description and the annotations,
+// where a poisoned tool would hide its instructions, so a changed
+// description is STALE_DEFINITION, and the origin, so a tool cannot be
+// pointed at another server's tool under the same digest.
 //
 // # Trusted source and reload
 //

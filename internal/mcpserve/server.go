@@ -137,8 +137,8 @@ func Instructions(snap *Snapshot) string {
 	}
 	return "This server holds a catalog of tool definitions; it never runs a tool. " +
 		"Families: " + strings.Join(fams, ", ") + ". " +
-		"Call discover with a family (or \"all\") to get the input schema and digest of its enabled tools, " +
-		"or with family and an exact name for one tool. Before calling a catalog tool through your host, " +
+		"Call discover with a family (or \"all\") and names_only true to list its enabled tools' names and descriptions, " +
+		"then with family and an exact name for one tool's input schema, digest and origin (the MCP server tool it stands for). Before calling a catalog tool through your host, " +
 		"call validate_arguments with its name, the arguments and the digest you discovered, " +
 		"and call the real tool only if shape_valid is true. On STALE_DEFINITION the tool changed: discover it again. " +
 		"Catalog sha256 " + snap.sha256 + ", signer: " + snap.signer + "."
@@ -159,11 +159,13 @@ func discoverTool() *mcp.Tool {
 		Name:  ToolDiscover,
 		Title: "Discover catalog tools",
 		Description: "List the enabled tools of a catalog family (\"all\" for every family), or one tool by exact name: " +
-			"each tool's name, family, effect (read or change) and inputSchema, and its digest. Nothing is executed.",
+			"each tool's name, family, effect (read or change), description, inputSchema and origin (when the catalog gives it), and its digest; " +
+			"with names_only, every member but inputSchema and origin, to choose a tool before asking for its schema. Nothing is executed.",
 		Annotations: annotations("Discover catalog tools"),
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 			`"family":{"type":"string","description":"a family named in the server's instructions, or \"all\""},` +
-			`"name":{"type":"string","description":"an exact tool name: return only that tool"}},` +
+			`"name":{"type":"string","description":"an exact tool name: return only that tool"},` +
+			`"names_only":{"type":"boolean","description":"true: leave out each tool's inputSchema and origin (names, titles, descriptions and digests only)"}},` +
 			`"required":["family"],"additionalProperties":false}`),
 		OutputSchema: json.RawMessage(`{"type":"object","anyOf":[{"type":"object","properties":{` +
 			`"descriptions":{"type":"array","items":{"type":"object"}},` +
@@ -200,7 +202,7 @@ func (s *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		return nil, err // the client left: nothing to answer
 	}
 	snap := s.Snapshot()
-	p, err := params(req.Params.Arguments, "family", "name")
+	p, err := params(req.Params.Arguments, "family", "name", "names_only")
 	if err != nil {
 		return errorResult(err), nil
 	}
@@ -221,12 +223,25 @@ func (s *Server) discover(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		return errorResult(err), nil
 	}
+	// names_only after the family and the name, which the contract checks.
+	namesOnly := false
+	if v, ok := p.Lookup("names_only"); ok {
+		if namesOnly, ok = v.Bool(); !ok {
+			return errorResult(&catalog.Error{Code: catalog.InvalidArgumentValue, Path: "names_only", Offset: -1,
+				Detail: fmt.Sprintf("names_only must be true or false, not %s", v.Kind())}), nil
+		}
+	}
 	b := append([]byte(nil), `{"descriptions":[`...)
 	for i, d := range descs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		j, _ := d.MarshalJSON()
+		var j []byte
+		if namesOnly {
+			j, _ = d.Summary().MarshalJSON()
+		} else {
+			j, _ = d.MarshalJSON()
+		}
 		b = append(b, j...)
 	}
 	b = append(b, `],"digests":{`...)

@@ -193,11 +193,11 @@ func appendHead(b []byte, tool catalog.Value) []byte {
 
 // appendCanonical2 is the canonical form of a format-2 tool definition: JSON
 // with no white space, the members name, family, effect, enabled, title
-// (when given), description, annotations (when given) and inputSchema in
-// that order, each value written as the catalog writes it (members in
-// their order, numbers as their literals). It covers the description and
-// the annotations, where a poisoned tool would hide its instructions, and
-// the whole schema.
+// (when given), description, annotations (when given), origin (when given)
+// and inputSchema in that order, each value written as the catalog writes
+// it (members in their order, numbers as their literals). It covers the
+// description and the annotations, where a poisoned tool would hide its
+// instructions, the origin and the whole schema.
 func appendCanonical2(b []byte, tool catalog.Value) []byte {
 	b = appendHead(b, tool)
 	if t, ok := tool.Lookup("title"); ok {
@@ -209,6 +209,10 @@ func appendCanonical2(b []byte, tool catalog.Value) []byte {
 	if a, ok := tool.Lookup("annotations"); ok {
 		b = append(b, `,"annotations":`...)
 		b = append(b, a.String()...)
+	}
+	if o, ok := tool.Lookup("origin"); ok {
+		b = append(b, `,"origin":`...)
+		b = append(b, o.String()...)
 	}
 	b = append(b, `,"inputSchema":`...)
 	b = append(b, lookup(tool, "inputSchema").String()...)

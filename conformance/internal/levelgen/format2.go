@@ -165,10 +165,10 @@ func format2Table() []f2case {
 		`{"name":"readFile","family":"files","effect":"read","enabled":true,"title":"Read a file","description":"Read the whole file as text.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"Where the file is."},"head":{"type":["integer","null"],"minimum":1,"maximum":1e400},"ratio":{"type":"number","exclusiveMaximum":1.50,"default":-0}},"required":["path"],"additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false}},` +
 		`{"name":"write_file","family":"files","effect":"change","enabled":true,"description":"","inputSchema":{"additionalProperties":false,"required":["text","path"],"properties":{"text":{"type":"string"},"path":{"type":"string"}},"type":"object"}},` +
 		`{"name":"deleteFile","family":"files","effect":"change","enabled":false,"description":"Delete a file.","inputSchema":{"type":"object","additionalProperties":false}},` +
-		`{"name":"fetch","family":"web","effect":"read","enabled":true,"description":"Fetch a URL.","inputSchema":{"type":"object","properties":{"url":{"type":"string","format":"uri"}},"required":["url"],"additionalProperties":false}}]}`
+		`{"name":"fetch","family":"web","effect":"read","enabled":true,"description":"Fetch a URL.","origin":{"tool":"fetch_url","server":"web-tools"},"inputSchema":{"type":"object","properties":{"url":{"type":"string","format":"uri"}},"required":["url"],"additionalProperties":false}}]}`
 	readFileDesc := `{"name":"readFile","family":"files","effect":"read","title":"Read a file","description":"Read the whole file as text.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"Where the file is."},"head":{"type":["integer","null"],"minimum":1,"maximum":1e400},"ratio":{"type":"number","exclusiveMaximum":1.50,"default":-0}},"required":["path"],"additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"executes":false}`
 	writeFileDesc := `{"name":"write_file","family":"files","effect":"change","description":"","inputSchema":{"additionalProperties":false,"required":["text","path"],"properties":{"text":{"type":"string"},"path":{"type":"string"}},"type":"object"},"executes":false}`
-	fetchDesc := `{"name":"fetch","family":"web","effect":"read","description":"Fetch a URL.","inputSchema":{"type":"object","properties":{"url":{"type":"string","format":"uri"}},"required":["url"],"additionalProperties":false},"executes":false}`
+	fetchDesc := `{"name":"fetch","family":"web","effect":"read","description":"Fetch a URL.","inputSchema":{"type":"object","properties":{"url":{"type":"string","format":"uri"}},"required":["url"],"additionalProperties":false},"origin":{"server":"web-tools","tool":"fetch_url"},"executes":false}`
 
 	return []f2case{
 		{
@@ -218,10 +218,11 @@ func format2Table() []f2case {
 			},
 		},
 		{
-			id: "format2.catalog.tool-members", title: "A format-2 tool has exactly name, family, effect, enabled, description and inputSchema, and may have title and annotations",
+			id: "format2.catalog.tool-members", title: "A format-2 tool has exactly name, family, effect, enabled, description and inputSchema, and may have title, annotations and origin",
 			spec: "SPEC.md §12.2 G4",
 			checks: []f2check{
-				catalogIs("title and annotations", cat2(toolWith(`,"title":"T","annotations":{}`)), ""),
+				catalogIs("title, annotations and origin", cat2(toolWith(`,"title":"T","annotations":{},"origin":{"server":"s","tool":"t"}`)), ""),
+				catalogIs("MCP's _meta is not a member", cat2(toolWith(`,"_meta":{}`)), "INVALID_FIELDS"),
 				catalogIs("a tool that is a string", cat2(`"t"`), "INVALID_FIELDS"),
 				catalogIs("no description", cat2(`{"name":"t","family":"f","effect":"read","enabled":true,"inputSchema":`+emptySchema+`}`), "INVALID_FIELDS"),
 				catalogIs("no inputSchema", cat2(`{"name":"t","family":"f","effect":"read","enabled":true,"description":""}`), "INVALID_FIELDS"),
@@ -263,7 +264,7 @@ func format2Table() []f2case {
 			},
 		},
 		{
-			id: "format2.catalog.metadata", title: "effect, enabled, description, title and annotations are checked in that order; a description holds at most 8192 code points, a title 256",
+			id: "format2.catalog.metadata", title: "effect, enabled, description, title, annotations and origin are checked in that order; a description holds at most 8192 code points, a title 256; an origin is exactly a server and a tool, each 1 to 256 code points",
 			spec: "SPEC.md §12.2 G7",
 			checks: []f2check{
 				catalogIs("an empty description", cat2(toolWith(``)), ""),
@@ -279,6 +280,15 @@ func format2Table() []f2case {
 				catalogIs("an annotation that is not a boolean", cat2(toolWith(`,"annotations":{"readOnlyHint":"yes"}`)), "INVALID_METADATA"),
 				catalogIs("an annotation MCP does not define", cat2(toolWith(`,"annotations":{"title":"T"}`)), "INVALID_METADATA"),
 				catalogIs("annotations that are an array", cat2(toolWith(`,"annotations":[]`)), "INVALID_METADATA"),
+				catalogIs("an origin, tool first", cat2(toolWith(`,"origin":{"tool":"read_text_file","server":"@modelcontextprotocol/server-filesystem"}`)), ""),
+				catalogIs("an origin's server and tool of 256 code points outside the BMP", cat2(toolWith(`,"origin":{"server":`+repeatString("😀", 256)+`,"tool":`+repeatString("😀", 256)+`}`)), ""),
+				catalogIs("an origin's tool of 257 code points", cat2(toolWith(`,"origin":{"server":"s","tool":`+repeatString("a", 257)+`}`)), "INVALID_METADATA"),
+				catalogIs("an empty origin server", cat2(toolWith(`,"origin":{"server":"","tool":"t"}`)), "INVALID_METADATA"),
+				catalogIs("an origin without its tool", cat2(toolWith(`,"origin":{"server":"s"}`)), "INVALID_METADATA"),
+				catalogIs("an origin with a third member", cat2(toolWith(`,"origin":{"server":"s","tool":"t","version":"1"}`)), "INVALID_METADATA"),
+				catalogIs("an origin that is a string", cat2(toolWith(`,"origin":"s/t"`)), "INVALID_METADATA"),
+				catalogIs("an origin tool that is a number", cat2(toolWith(`,"origin":{"server":"s","tool":1}`)), "INVALID_METADATA"),
+				catalogIs("G7 before G8: a bad origin and a bad schema", cat2(`{"name":"t","family":"f","effect":"read","enabled":true,"description":"","origin":{},"inputSchema":{}}`), "INVALID_METADATA"),
 				catalogIs("G7 before G8: a bad title and a bad schema", cat2(`{"name":"t","family":"f","effect":"read","enabled":true,"description":"","title":1,"inputSchema":{}}`), "INVALID_METADATA"),
 			},
 		},
@@ -458,7 +468,7 @@ func format2Table() []f2case {
 			},
 		},
 		{
-			id: "format2.discover.description", title: "A format-2 description is name, family, effect, title when there is one, description, the input schema exactly as written, annotations when there are any, and executes false",
+			id: "format2.discover.description", title: "A format-2 description is name, family, effect, title when there is one, description, the input schema exactly as written, annotations when there are any, origin (server, then tool) when there is one, and executes false",
 			spec: "SPEC.md §12.4; §8.3",
 			checks: []f2check{
 				{"one tool by name: title and annotations, bounds as written, properties in their order", discover2(described, "files", "readFile"), `{"result":[` + readFileDesc + `]}`},

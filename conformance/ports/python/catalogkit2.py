@@ -18,12 +18,13 @@ The catalog (§12.2), the first failing check deciding:
      (INVALID_METADATA)
  then each tool, whole, before the next:
  G4. an object of name, family, effect, enabled, description, inputSchema,
-     optionally title and annotations: INVALID_FIELDS
+     optionally title, annotations and origin: INVALID_FIELDS
  G5. name matches ^[A-Za-z][A-Za-z0-9._-]{0,127}$, then family is a label:
      INVALID_LABEL
  G6. name used before: DUPLICATE_TOOL
  G7. effect, enabled, description (<= 8192), title (<= 256), annotations
-     (MCP's four hints, booleans): INVALID_METADATA
+     (MCP's four hints, booleans), origin (exactly server and tool, each
+     1 to 256 code points): INVALID_METADATA
  G8. inputSchema is a schema of the subset (K1-K5), an object that is not
      nullable: INVALID_SPEC
 
@@ -40,6 +41,7 @@ from catalogkit import CatalogError
 FORMAT2 = "catalogkit/2"
 MAX_DESCRIPTION = 8192
 MAX_TITLE = 256
+MAX_ORIGIN_TEXT = 256
 MAX_SCHEMA_DEPTH = 10
 MAX_PROPERTIES = 100
 MAX_ENUM = 256
@@ -50,7 +52,7 @@ _PROPERTY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
 
 CATALOG_KEYS = frozenset(("format", "tools", "families"))
 TOOL_KEYS = frozenset(("name", "family", "effect", "enabled", "description", "inputSchema"))
-OPTIONAL_TOOL_KEYS = frozenset(("title", "annotations"))
+OPTIONAL_TOOL_KEYS = frozenset(("title", "annotations", "origin"))
 HINTS = frozenset(("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"))
 TYPES = frozenset(("string", "integer", "number", "boolean", "array", "object"))
 APPLIES = {
@@ -446,7 +448,7 @@ def validate_catalog(catalog):
         p = "$.tools[%d]" % i
         # G4
         if type(d) is not dict or not TOOL_KEYS <= set(d) or not set(d) <= TOOL_KEYS | OPTIONAL_TOOL_KEYS:
-            raise CatalogError(ck.INVALID_FIELDS, "%s: want name, family, effect, enabled, description, inputSchema, and optionally title and annotations" % p)
+            raise CatalogError(ck.INVALID_FIELDS, "%s: want name, family, effect, enabled, description, inputSchema, and optionally title, annotations and origin" % p)
         # G5
         if not is_tool_name(d["name"]):
             raise CatalogError(ck.INVALID_LABEL, "%s.name: not a tool name" % p)
@@ -468,6 +470,14 @@ def validate_catalog(catalog):
             ann = d["annotations"]
             if type(ann) is not dict or any(k not in HINTS or type(x) is not bool for k, x in ann.items()):
                 raise CatalogError(ck.INVALID_METADATA, "%s.annotations: want MCP's hints, each a boolean" % p)
+        if "origin" in d:
+            origin = d["origin"]
+            if type(origin) is not dict or set(origin) != {"server", "tool"}:
+                raise CatalogError(ck.INVALID_METADATA, "%s.origin: want {\"server\": NAME, \"tool\": NAME}" % p)
+            for key, text in origin.items():
+                _text(text, p + ".origin", key, MAX_ORIGIN_TEXT)
+                if text == "":
+                    raise CatalogError(ck.INVALID_METADATA, "%s.origin.%s: empty" % (p, key))
         # G8
         schema = compile_schema(d["inputSchema"], p + ".inputSchema")
         if schema.type != "object" or schema.nullable:
@@ -486,6 +496,8 @@ def describe(tool):
     out["inputSchema"] = ck.copy_json(d["inputSchema"])
     if "annotations" in d:
         out["annotations"] = ck.copy_json(d["annotations"])
+    if "origin" in d:
+        out["origin"] = {"server": d["origin"]["server"], "tool": d["origin"]["tool"]}
     out["executes"] = False
     return out
 
