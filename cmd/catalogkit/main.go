@@ -66,6 +66,8 @@ var commands = []command{
 	{"mcp", "serve a catalog to agents over the Model Context Protocol (stdio or HTTP)", runMCP, true},
 	{"sign", "sign a catalog file for mcp --key (FILE.minisig)", runSign, false},
 	{"import", "turn an MCP server's tools/list into a format-2 catalog, saying what became of each tool", runImport, true},
+	{"export", "write a catalog's tools as OpenAI, Anthropic, Gemini or MCP tool definitions, strict where the vendor has a strict mode", runExport, true},
+	{"drift", "compare a format-2 catalog with a server's tools/list of now: what changed, disappeared or appeared", runDrift, true},
 	{"diff", "explain why two ZIP archives differ, entry by entry, then the first differing byte", runDiff, true},
 }
 

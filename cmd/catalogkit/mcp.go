@@ -62,13 +62,9 @@ func runMCP(c *cli, args []string) int {
 		listen = net.JoinHostPort(host, port)
 	}
 
-	pubs, err := keys.load()
-	var ae *archive.Error
-	switch {
-	case errors.As(err, &ae) && (ae.Code == archive.CodeIO || ae.Code == verify.CodeNotFile):
-		return c.cannotRun("give the minisign public key file (.pub) you trust", "cannot read --key: %v", err)
-	case err != nil:
-		return c.errorf("give the minisign public key file (.pub) you trust", "--key: %v", err)
+	pubs, code, ok := c.loadKeys(&keys)
+	if !ok {
+		return code
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// A message is at most mcpserve.MaxMessageBytes, and what a call
@@ -111,6 +107,20 @@ func runMCP(c *cli, args []string) int {
 		return c.cannotRun("", "mcp: %v", err)
 	}
 	return exitOK
+}
+
+// loadKeys reads the --key files of mcp and drift: exit 3 when one cannot
+// be read, 1 when it is not a minisign public key.
+func (c *cli) loadKeys(keys *keyFiles) ([]sign.PublicKey, int, bool) {
+	pubs, err := keys.load()
+	var ae *archive.Error
+	switch {
+	case errors.As(err, &ae) && (ae.Code == archive.CodeIO || ae.Code == verify.CodeNotFile):
+		return nil, c.cannotRun("give the minisign public key file (.pub) you trust", "cannot read --key: %v", err), false
+	case err != nil:
+		return nil, c.errorf("give the minisign public key file (.pub) you trust", "--key: %v", err), false
+	}
+	return pubs, exitOK, true
 }
 
 // mcpLoadError reports a catalog mcp will not serve: exit 3 when it cannot

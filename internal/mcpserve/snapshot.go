@@ -65,31 +65,43 @@ func (s *Snapshot) Digest(name string) (string, bool) {
 // signature does not verify or is not a catalog signature for this file;
 // a *catalog.Error when the catalog breaks the contract.
 func Load(path string, keys []sign.PublicKey) (*Snapshot, error) {
-	data, err := readCatalog(path)
+	data, signer, err := ReadVerified(path, keys)
 	if err != nil {
 		return nil, err
+	}
+	return NewSnapshot(data, signer)
+}
+
+// ReadVerified reads the catalog file at path and, when keys are given,
+// checks its signature as [Load] does, before anything parses the bytes. It
+// returns the bytes and the signer ([Unsigned], or "minisign key" and the
+// key ID), with Load's errors but those of the catalog itself.
+func ReadVerified(path string, keys []sign.PublicKey) ([]byte, string, error) {
+	data, err := readCatalog(path)
+	if err != nil {
+		return nil, "", err
 	}
 	signer := Unsigned
 	if len(keys) > 0 {
 		sigPath := path + sign.SignatureSuffix
 		sig, err := readBounded(sigPath, sign.MaxSignatureSize)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &Error{Code: CodeSignatureMissing, Path: sigPath,
+			return nil, "", &Error{Code: CodeSignatureMissing, Path: sigPath,
 				Detail: fmt.Sprintf("--key was given but there is no signature %s: put beside the catalog the .minisig its publisher wrote ('catalogkit sign --key KEY %s' writes it)", sigPath, filepath.Base(path))}
 		}
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		v, err := sign.VerifyFile(filepath.Base(path), data, sig, keys)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		// The key ID alone: the file the key was read from is a path of
 		// this host, which two replicas name differently and a model
 		// should never see.
 		signer = "minisign key " + v.KeyID
 	}
-	return NewSnapshot(data, signer)
+	return data, signer, nil
 }
 
 // NewSnapshot compiles a catalog from its JSON text, for the signer named.
@@ -144,11 +156,18 @@ func digestOf(canonical []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// CanonicalTool returns the canonical form of a valid tool definition: JSON
+// CanonicalTool returns the canonical form of a valid tool definition of
+// either format (a format-2 tool has an inputSchema). For format 1: JSON
 // with no white space, the keys name, family, effect, enabled and fields in
 // that order, the fields in the definition's order, each spec's keys type,
-// required and max_length in that order, max_length in decimal.
-func CanonicalTool(tool catalog.Value) []byte { return appendCanonical(nil, tool) }
+// required and max_length in that order, max_length in decimal; for format
+// 2, see appendCanonical2.
+func CanonicalTool(tool catalog.Value) []byte {
+	if _, ok := tool.Lookup("inputSchema"); ok {
+		return appendCanonical2(nil, tool)
+	}
+	return appendCanonical(nil, tool)
+}
 
 func appendCanonical(b []byte, tool catalog.Value) []byte {
 	b = appendHead(b, tool)
