@@ -1,5 +1,10 @@
 package catalog
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // Catalog is a compiled catalog: validated once by [Compile] or [Parse], then
 // queried many times. Its results and errors are exactly those of the
 // function-level [Discover] and [ValidateArguments] on the same catalog. A
@@ -327,7 +332,9 @@ func discover2(catalog, family, name Value) ([]Description, error) {
 //	{"name": N, "family": F, "effect": E, "title": T, "description": D}
 //
 // with title and description only for a format-2 tool, title only when the
-// tool has one ("" included).
+// tool has one ("" included). The description is the tool's first line, cut
+// after [SummaryLength] code points with "…": enough to choose a tool by;
+// the tool's description has it whole.
 type Summary struct {
 	Name   string
 	Family string
@@ -338,9 +345,25 @@ type Summary struct {
 	format2, titled bool
 }
 
+// SummaryLength is the most code points of a summary's description, "…"
+// aside.
+const SummaryLength = 200
+
 // Summary returns the description's summary.
 func (d Description) Summary() Summary {
-	return Summary{Name: d.Name, Family: d.Family, Effect: d.Effect, Title: d.Title, Text: d.Text, format2: d.Format() == 2, titled: d.titled}
+	text, _, _ := strings.Cut(d.Text, "\n")
+	text = strings.TrimRight(text, " \t\r")
+	if utf8.RuneCountInString(text) > SummaryLength {
+		n := 0
+		for i := range text {
+			if n == SummaryLength {
+				text = strings.TrimRight(text[:i], " ") + "…"
+				break
+			}
+			n++
+		}
+	}
+	return Summary{Name: d.Name, Family: d.Family, Effect: d.Effect, Title: d.Title, Text: text, format2: d.Format() == 2, titled: d.titled}
 }
 
 // MarshalJSON returns the summary's JSON form.
