@@ -34,13 +34,13 @@ func runDrift(c *cli, args []string) int {
 	case *file == "-" && fset.Arg(0) == "-":
 		return c.usageError("put the catalog or the tools/list result in a file", "--catalog and FILE cannot both read stdin")
 	}
-	pubs, code, ok := c.loadKeys(&keys)
-	if !ok {
-		return code
+	pubs, err := keys.load()
+	if err != nil {
+		return c.report(keyFailure(err))
 	}
 	data, signer, err := mcpserve.ReadVerified(*file, pubs)
 	if err != nil {
-		return c.mcpLoadError(*file, err)
+		return c.report(loadFailure(*file, err))
 	}
 	live, err := c.readInput(fset.Arg(0))
 	if err != nil {
@@ -55,7 +55,7 @@ func runDrift(c *cli, args []string) int {
 	case errors.As(err, &ie):
 		return c.errorf("give the result of tools/list: {\"tools\": [...]}, as the MCP Inspector's --method tools/list prints it", "%s: %v", fset.Arg(0), err)
 	case err != nil:
-		return c.mcpLoadError(*file, err)
+		return c.report(loadFailure(*file, err))
 	}
 	if *asJSON {
 		snap, _ := mcpserve.NewSnapshot(data, signer)

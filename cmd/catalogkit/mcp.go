@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,28 +34,35 @@ const mcpPoll = time.Second
 
 // runMCP serves a catalog to agents over the Model Context Protocol.
 func runMCP(c *cli, args []string) int {
-	fset := c.flags("mcp", "--catalog FILE [--key PUB]... [--http ADDR]", mcpExample)
+	fset := c.flags("mcp", "--catalog FILE [--key PUB]... [--http ADDR] [--json]", mcpExample)
 	file := fset.String("catalog", "", "the catalog `FILE` to serve; re-read on SIGHUP and when it (or its signature) changes")
 	var keys keyFiles
 	fset.Var(&keys, "key", "serve the catalog only if FILE.minisig verifies with the minisign public key `PUB` (repeat for several keys); without it the catalog is served as unsigned")
 	addr := fset.String("http", "", "serve stateless streamable HTTP on `ADDR` (HOST:PORT; a port alone, :PORT, listens on 127.0.0.1 only) instead of stdio")
+	asJSON := fset.Bool("json", false, `when mcp cannot start, print {"error": {"code", "exit", "detail", "hint"}} as one line on stderr (stdout is the protocol's) instead of a message; the codes are docs/mcp.md's table`)
 	if code, ok := c.parse(fset, args, false); !ok {
 		return code
 	}
+	fail := func(f failure) int {
+		if *asJSON {
+			return c.printFailureJSON(f)
+		}
+		return c.report(f)
+	}
 	switch {
 	case *file == "":
-		return c.badUsage("mcp needs --catalog FILE")
+		return fail(usage(c, "mcp needs --catalog FILE"))
 	case *file == "-":
-		return c.badUsage("mcp re-reads its catalog: give a file, not -")
+		return fail(usage(c, "mcp re-reads its catalog: give a file, not -"))
 	}
 	listen := ""
 	if flagSet(fset, "http") {
 		host, port, err := net.SplitHostPort(*addr)
 		if err != nil {
-			return c.usageError("give --http HOST:PORT, or :PORT for 127.0.0.1", "--http %q: %v", *addr, err)
+			return fail(failure{CodeUsage, exitUsage, "give --http HOST:PORT, or :PORT for 127.0.0.1", fmt.Sprintf("--http %q: %v", *addr, err)})
 		}
 		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-			return c.usageError("give --http HOST:PORT, or :PORT for 127.0.0.1, with PORT a number from 0 to 65535", "--http %q: port %q is not a number from 0 to 65535", *addr, port)
+			return fail(failure{CodeUsage, exitUsage, "give --http HOST:PORT, or :PORT for 127.0.0.1, with PORT a number from 0 to 65535", fmt.Sprintf("--http %q: port %q is not a number from 0 to 65535", *addr, port)})
 		}
 		if host == "" {
 			host = "127.0.0.1" // a port alone never listens beyond this machine
@@ -62,9 +70,9 @@ func runMCP(c *cli, args []string) int {
 		listen = net.JoinHostPort(host, port)
 	}
 
-	pubs, code, ok := c.loadKeys(&keys)
-	if !ok {
-		return code
+	pubs, err := keys.load()
+	if err != nil {
+		return fail(keyFailure(err))
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// A message is at most mcpserve.MaxMessageBytes, and what a call
@@ -78,7 +86,7 @@ func runMCP(c *cli, args []string) int {
 	}
 	srv, err := mcpserve.New(*file, pubs, mcpserve.Options{Version: buildVersion(), Log: c.stderr})
 	if err != nil {
-		return c.mcpLoadError(*file, err)
+		return fail(loadFailure(*file, err))
 	}
 	snap := srv.Snapshot()
 
@@ -97,7 +105,7 @@ func runMCP(c *cli, args []string) int {
 	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
-		return c.cannotRun("choose another --http address, or stop what listens there", "mcp: %v", err)
+		return fail(failure{CodeCannotListen, exitCannotRun, "choose another --http address, or stop what listens there", fmt.Sprintf("mcp: %v", err)})
 	}
 	fmt.Fprintf(c.stderr, "catalogkit: mcp: serving %s on http://%s/ (stateless streamable HTTP)\n", what, ln.Addr())
 	// The handler bounds each body's time to arrive and the requests in
@@ -109,38 +117,76 @@ func runMCP(c *cli, args []string) int {
 	return exitOK
 }
 
-// loadKeys reads the --key files of mcp and drift: exit 3 when one cannot
-// be read, 1 when it is not a minisign public key.
-func (c *cli) loadKeys(keys *keyFiles) ([]sign.PublicKey, int, bool) {
-	pubs, err := keys.load()
-	var ae *archive.Error
-	switch {
-	case errors.As(err, &ae) && (ae.Code == archive.CodeIO || ae.Code == verify.CodeNotFile):
-		return nil, c.cannotRun("give the minisign public key file (.pub) you trust", "cannot read --key: %v", err), false
-	case err != nil:
-		return nil, c.errorf("give the minisign public key file (.pub) you trust", "--key: %v", err), false
-	}
-	return pubs, exitOK, true
+// A failure is why mcp (or drift) cannot start: a stable code (docs/mcp.md's
+// table of start failures), the exit status, what to do and what was found.
+type failure struct {
+	code   string
+	exit   int
+	hint   string
+	detail string
 }
 
-// mcpLoadError reports a catalog mcp will not serve: exit 3 when it cannot
-// be read, 1 when it or its signature is refused, with the stable code.
-func (c *cli) mcpLoadError(file string, err error) int {
+// The start failures' own codes; the others are the catalog's and the
+// signature's.
+const (
+	CodeUsage        = "USAGE"
+	CodeCannotRead   = "CANNOT_READ"
+	CodeCannotListen = "CANNOT_LISTEN"
+)
+
+func usage(c *cli, detail string) failure {
+	return failure{CodeUsage, exitUsage, usageHint(c.cmd), detail}
+}
+
+// report prints a failure as every command prints an error.
+func (c *cli) report(f failure) int {
+	c.printError(f.hint, "%s", f.detail)
+	return f.exit
+}
+
+// printFailureJSON prints a failure as one JSON line on stderr.
+func (c *cli) printFailureJSON(f failure) int {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": f.code, "exit": f.exit, "detail": f.detail, "hint": f.hint}})
+	fmt.Fprintf(c.stderr, "%s\n", b)
+	return f.exit
+}
+
+// keyFailure is a --key file that cannot be read (exit 3) or is not a
+// minisign public key (exit 1, the signature package's code).
+func keyFailure(err error) failure {
+	var ae *archive.Error
+	var se *sign.Error
+	const hint = "give the minisign public key file (.pub) you trust"
+	switch {
+	case errors.As(err, &ae) && (ae.Code == archive.CodeIO || ae.Code == verify.CodeNotFile):
+		return failure{CodeCannotRead, exitCannotRun, hint, fmt.Sprintf("cannot read --key: %v", err)}
+	case errors.As(err, &ae):
+		return failure{string(ae.Code), exitCheckFailed, hint, fmt.Sprintf("--key: %v", err)}
+	case errors.As(err, &se):
+		return failure{string(se.Code), exitCheckFailed, hint, fmt.Sprintf("--key: %v", err)}
+	}
+	return failure{CodeCannotRead, exitCannotRun, hint, fmt.Sprintf("--key: %v", err)}
+}
+
+// loadFailure is a catalog mcp will not serve: exit 3 when it cannot be
+// read, 1 when it or its signature is refused, with the stable code.
+func loadFailure(file string, err error) failure {
 	var pe *fs.PathError
 	var ce *catalog.Error
 	var se *sign.Error
 	var me *mcpserve.Error
 	switch {
 	case errors.As(err, &ce):
-		return c.contractError(err, source{"catalog", file}, file, "")
+		return failure{string(ce.Code), exitCheckFailed, hintFor(ce, file, ""), fmt.Sprintf("%s: %s", source{"catalog", file}, ce)}
 	case errors.As(err, &se):
-		return c.errorf(signatureHint(se.Code), "refusing to serve %s: its signature %s: %v", file, file+sign.SignatureSuffix, err)
+		return failure{string(se.Code), exitCheckFailed, signatureHint(se.Code), fmt.Sprintf("refusing to serve %s: its signature %s: %v", file, file+sign.SignatureSuffix, err)}
 	case errors.As(err, &me):
-		return c.errorf("with --key, mcp serves only a catalog whose signature verifies: put its publisher's .minisig beside it, or serve it unsigned without --key", "refusing to serve %s: %s: %s", file, me.Code, me.Detail)
+		return failure{string(me.Code), exitCheckFailed, "with --key, mcp serves only a catalog whose signature verifies: put its publisher's .minisig beside it, or serve it unsigned without --key",
+			fmt.Sprintf("refusing to serve %s: %s: %s", file, me.Code, me.Detail)}
 	case errors.As(err, &pe):
-		return c.cannotRun("check the --catalog path", "failed to read the catalog: %v", err)
+		return failure{CodeCannotRead, exitCannotRun, "check the --catalog path", fmt.Sprintf("failed to read the catalog: %v", err)}
 	}
-	return c.cannotRun("", "%v", err)
+	return failure{CodeCannotRead, exitCannotRun, "", err.Error()}
 }
 
 // signatureHint says what to do about a catalog whose signature does not

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -83,6 +85,62 @@ func TestMCPBinary(t *testing.T) {
 	t.Run("raw-lines", func(t *testing.T) { testMCPBinaryRawLines(t, bin) })
 	t.Run("signed-reload", func(t *testing.T) { testMCPSignedReload(t, bin) })
 	t.Run("http", func(t *testing.T) { testMCPBinaryHTTP(t, bin) })
+	t.Run("staged-rollout", func(t *testing.T) { testMCPStagedRollout(t, bin) })
+}
+
+// testMCPStagedRollout runs docs/mcp.md's rollout of a new signed catalog:
+// the new catalog is staged beside the served one, signed under the name it
+// will be served as (sign --as), and renamed into place with its signature.
+// Signed under its staged name instead, it is refused for good
+// (WRONG_FILE), and the old catalog stays served.
+func testMCPStagedRollout(t *testing.T, bin string) {
+	dir := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("catalogkit %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	key, pub := filepath.Join(dir, "k.key"), filepath.Join(dir, "k.pub")
+	run("keygen", "--unencrypted", "--out", filepath.Join(dir, "k"))
+	orig, err := os.ReadFile(syntheticCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "catalog.json")
+	if err := os.WriteFile(path, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("sign", "--key", key, path)
+	cs, _, stderr := startMCP(t, bin, "--catalog", path, "--key", pub)
+	waitForStderr(t, stderr, `serving .* minisign key `)
+	next := path + ".next"
+	rollout := func(data []byte, signArgs ...string) {
+		t.Helper()
+		if err := os.WriteFile(next, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run(append(append([]string{"sign", "--key", key}, signArgs...), next)...)
+		if err := os.Rename(next+sign.SignatureSuffix, path+sign.SignatureSuffix); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(next, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wrong := bytes.Replace(orig, []byte(`"max_length": 16}`), []byte(`"max_length": 17}`), 1)
+	rollout(wrong) // signed as catalog.json.next
+	waitForStderr(t, stderr, `reload of .* refused, still serving sha256 [0-9a-f]+: WRONG_FILE`)
+
+	right := bytes.Replace(orig, []byte(`"max_length": 16}`), []byte(`"max_length": 18}`), 1)
+	rollout(right, "--as", "catalog.json")
+	sum := sha256.Sum256(right)
+	waitForStderr(t, stderr, `reloaded .*: now serving sha256 `+hex.EncodeToString(sum[:]))
+	if now, _ := callTool(t, cs, mcpserve.ToolDiscover, map[string]any{"family": "reading", "name": "page.read"}); !strings.Contains(now, `"maxLength":18`) {
+		t.Errorf("discover after the rollout: %s, want the new definition", now)
+	}
 }
 
 // testMCPBinaryStdio: the built binary, driven by the SDK's own client over

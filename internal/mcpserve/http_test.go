@@ -36,10 +36,12 @@ func connectHTTP(t testing.TB, url string) *mcp.ClientSession {
 // HTTP, and a client may send its requests to either: there is no session.
 func TestMCPReplicas(t *testing.T) {
 	var sessions []*mcp.ClientSession
-	for range 2 {
+	// The endpoint is any path: one client at the root, one at /mcp, as
+	// clients that append it reach it.
+	for _, path := range []string{"/", "/mcp"} {
 		hs := httptest.NewServer(newServer(t, syntheticPath).HTTPHandler())
 		t.Cleanup(hs.Close)
-		sessions = append(sessions, connectHTTP(t, hs.URL))
+		sessions = append(sessions, connectHTTP(t, hs.URL+path))
 	}
 	requests := []struct {
 		tool string

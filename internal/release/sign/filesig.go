@@ -60,7 +60,7 @@ func VerifyFile(name string, data, sig []byte, keys []PublicKey) (*VerifiedFile,
 	sum := sha256.Sum256(data)
 	switch {
 	case c.File != name:
-		return nil, errorf(CodeWrongFile, "the signature is for a file named %q, not %q: sign this file, or serve it under its signed name", c.File, name)
+		return nil, errorf(CodeWrongFile, "the signature is for a file named %q, not %q: serve the file under the name it was signed as (a staged copy is signed under its final name: catalogkit sign --as)", c.File, name)
 	case c.SHA256 != hex.EncodeToString(sum[:]):
 		return nil, errorf(CodeWrongFile, "the signed comment names SHA-256 %s but the file's is %s", c.SHA256, hex.EncodeToString(sum[:]))
 	}
