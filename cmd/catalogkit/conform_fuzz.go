@@ -85,6 +85,15 @@ func runFuzz(c *cli, fs *flag.FlagSet, f *fuzzFlags, port *conformance.Port, run
 	var ports portSet
 	go ports.abortOnSignal(ctx, sig)
 	progress := c.progressLine()
+	if hook := fuzzProgressHook; hook != nil {
+		line := progress
+		progress = func(p fuzz.Progress) {
+			if line != nil {
+				line(p)
+			}
+			hook(p)
+		}
+	}
 	res, err := fuzz.Run(ctx, fuzz.Options{
 		Calls: f.calls, Seed: f.seed, Jobs: f.jobs,
 		NewTarget: func() fuzz.Target {
@@ -256,6 +265,11 @@ func runCaseDir(c *cli, dir string, runner *conformance.Runner, command []string
 
 // progressLine returns a progress callback that rewrites one line on
 // stderr when stderr is a terminal, and nil (no progress) otherwise.
+// fuzzProgressHook, when a test sets it, sees every progress report of a
+// fuzz run, as the progress line does: a test waits on it for the runner's
+// own events (a disagreement found), never for a time.
+var fuzzProgressHook func(fuzz.Progress)
+
 func (c *cli) progressLine() func(fuzz.Progress) {
 	f, ok := c.stderr.(*os.File)
 	if !ok {

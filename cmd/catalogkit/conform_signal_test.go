@@ -67,13 +67,13 @@ func TestConformFuzzSignal(t *testing.T) {
 		t.Skip(err)
 	}
 	env := append(os.Environ(), "CATALOGKIT_TEST_AS_MAIN=1")
-	// The interrupt comes once the port has answered a few calls after
-	// its first wrong answer: the handler is installed (the port is
-	// started after it) and the runner has seen a disagreement, however
-	// slow the machine.
+	// The interrupt comes once the runner says it has found a
+	// disagreement: the handler is installed (the port is started after
+	// it) and the disagreement is the runner's own, however slow the
+	// machine and however many calls are in flight.
 	disagreed := filepath.Join(t.TempDir(), "disagreed")
 	cmd := exec.Command(exe, "conform", "--fuzz", "100000000", "--seed", "1", "--jobs", "2", "--fuzz-out", t.TempDir(), "--", exe, "broken-port")
-	cmd.Env = append(env, disagreedEnv+"="+disagreed)
+	cmd.Env = append(env, foundEnv+"="+disagreed)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
