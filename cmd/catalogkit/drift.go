@@ -53,7 +53,7 @@ func runDrift(c *cli, args []string) int {
 	case errors.As(err, &de):
 		return c.errorf("give the --server NAME the catalog was imported with (catalogkit import --server)", "%s: %v", *file, err)
 	case errors.As(err, &ie):
-		return c.errorf("give the result of tools/list: {\"tools\": [...]}, as the MCP Inspector's --method tools/list prints it", "%s: %v", fset.Arg(0), err)
+		return c.errorf(toolsListHint, "%s: %v", fset.Arg(0), err)
 	case err != nil:
 		return c.report(loadFailure(*file, err))
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/catalogkit/catalogkit/internal/export"
-	"github.com/catalogkit/catalogkit/internal/shared/atomicfile"
 )
 
 const exportExample = `
@@ -41,12 +40,8 @@ func runExport(c *cli, args []string) int {
 	for _, l := range res.Lines {
 		fmt.Fprintln(c.stderr, l)
 	}
-	if *out != "" {
-		if err := atomicfile.WriteFile(*out, res.Document, 0o644); err != nil {
-			return c.cannotRun("choose an --out in a folder you can write", "%v", err)
-		}
-	} else if _, err := c.stdout.Write(res.Document); err != nil {
-		return c.cannotRun("", "writing the document: %v", err)
+	if code, ok := c.writeOut(*out, res.Document); !ok {
+		return code
 	}
 	descs, _ := cat.Discover(*family)
 	what := fmt.Sprintf("%d tools for %s", len(descs), *vendor)

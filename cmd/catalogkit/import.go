@@ -74,19 +74,15 @@ func runImport(c *cli, args []string) int {
 	var ie *mcpimport.InputError
 	switch {
 	case errors.As(err, &ie):
-		return c.errorf("give the result of tools/list: {\"tools\": [...]}, as the MCP Inspector's --method tools/list prints it", "%s: %v", fset.Arg(0), err)
+		return c.errorf(toolsListHint, "%s: %v", fset.Arg(0), err)
 	case err != nil:
 		return c.contractError(err, source{"tools/list", fset.Arg(0)}, "", "")
 	}
 	for _, l := range res.Lines {
 		fmt.Fprintln(c.stderr, l)
 	}
-	if *out != "" {
-		if err := atomicfile.WriteFile(*out, res.Catalog, 0o644); err != nil {
-			return c.cannotRun("choose an --out in a folder you can write", "%v", err)
-		}
-	} else if _, err := c.stdout.Write(res.Catalog); err != nil {
-		return c.cannotRun("", "writing the catalog: %v", err)
+	if code, ok := c.writeOut(*out, res.Catalog); !ok {
+		return code
 	}
 	fmt.Fprintf(c.stderr, "%d tools: %d imported exactly, %d imported with a change, %d refused\n",
 		len(res.Lines), res.Count(mcpimport.Exact), res.Count(mcpimport.Changed), res.Count(mcpimport.Refused))
@@ -94,6 +90,22 @@ func runImport(c *cli, args []string) int {
 		return exitCheckFailed
 	}
 	return exitOK
+}
+
+// toolsListHint says what import and drift read.
+const toolsListHint = "give the result of tools/list: {\"tools\": [...]}, as the MCP Inspector's --method tools/list prints it"
+
+// writeOut writes a command's document to the file out (atomically), or
+// to stdout when out is "" (ok false: exit status 3, said).
+func (c *cli) writeOut(out string, data []byte) (int, bool) {
+	if out != "" {
+		if err := atomicfile.WriteFile(out, data, 0o644); err != nil {
+			return c.cannotRun("choose an --out in a folder you can write", "%v", err), false
+		}
+	} else if _, err := c.stdout.Write(data); err != nil {
+		return c.cannotRun("", "failed to write the result: %v", err), false
+	}
+	return exitOK, true
 }
 
 // multiFlag is a flag given more than once.

@@ -302,11 +302,7 @@ func (w *walker) walk(s catalog.Value, path string, nullable bool, notes *[]stri
 			return "{" + strings.Join(out, ",") + "}", true
 		case "required":
 			if w.vendor == OpenAI && hasProps {
-				var all []string
-				for i := range props.Len() {
-					all = append(all, string(catalog.AppendQuote(nil, props.Key(i))))
-				}
-				return "[" + strings.Join(all, ",") + "]", true
+				return allNames(props), true
 			}
 		case "items":
 			var inner []string
@@ -320,14 +316,19 @@ func (w *walker) walk(s catalog.Value, path string, nullable bool, notes *[]stri
 		}
 		if _, ok := s.Lookup("required"); !ok && hasProps && props.Len() > 0 && w.vendor == OpenAI {
 			// Every property required: the schema had no required.
-			var all []string
-			for i := range props.Len() {
-				all = append(all, string(catalog.AppendQuote(nil, props.Key(i))))
-			}
 			b.Truncate(b.Len() - 1)
-			b.WriteString(`,"required":[` + strings.Join(all, ",") + "]}")
+			b.WriteString(`,"required":` + allNames(props) + "}")
 		}
 	})
+}
+
+// allNames is the JSON array of the names of properties, in order.
+func allNames(props catalog.Value) string {
+	all := make([]string, props.Len())
+	for i := range all {
+		all[i] = string(catalog.AppendQuote(nil, props.Key(i)))
+	}
+	return "[" + strings.Join(all, ",") + "]"
 }
 
 // object writes the members of schema s that the subset keeps, in order,

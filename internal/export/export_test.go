@@ -1,6 +1,8 @@
 package export
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -136,5 +138,87 @@ func TestRawSchemasFailStrict(t *testing.T) {
 	t.Logf("of %d real tools, as the catalog writes them: %d break OpenAI's strict subset, %d Anthropic's; exported, none does (TestEachToolStrict)", total, failed[OpenAI], failed[Anthropic])
 	if failed[OpenAI] == 0 || failed[Anthropic] == 0 {
 		t.Errorf("no raw schema breaks a strict subset (%v): the checkers would pass anything", failed)
+	}
+}
+
+// TestHostRoundTrip: what a host does with an OpenAI export. A call the
+// model makes in strict mode (every property present, optional ones null)
+// goes back to the catalog's name, loses the nulls the export lists, and
+// is checked by the catalog, which still holds what left the schema: a
+// path over maxLength is refused though the strict schema no longer says
+// maxLength.
+func TestHostRoundTrip(t *testing.T) {
+	cat, err := catalog.Parse([]byte(`{"format": "catalogkit/2", "tools": [
+	 {"name": "files.read", "family": "files", "effect": "read", "enabled": true, "description": "Read a file.",
+	  "inputSchema": {"type": "object", "properties": {
+	    "path": {"type": "string", "maxLength": 8, "description": "Where."},
+	    "head": {"type": "integer", "minimum": 1},
+	    "mode": {"type": "string", "enum": ["text", "base64"], "default": "text"}},
+	   "required": ["path"], "additionalProperties": false}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Export(cat, OpenAI, "all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := vendorcheck.OpenAI(res.Document); len(p) > 0 {
+		t.Fatalf("the export breaks OpenAI's rules: %v", p)
+	}
+	var doc struct {
+		Tools []struct {
+			Tools []struct {
+				Name       string
+				Parameters struct {
+					Properties map[string]struct {
+						Type        any
+						Enum        []any
+						Description string
+						MaxLength   *int `json:"maxLength"`
+					}
+					Required []string
+				}
+			}
+		}
+		Catalogkit struct {
+			Names            map[string]string
+			NullableOptional map[string][]string `json:"nullable_optional"`
+		}
+	}
+	if err := json.Unmarshal(res.Document, &doc); err != nil {
+		t.Fatal(err)
+	}
+	fn := doc.Tools[0].Tools[0]
+	props := fn.Parameters.Properties
+	switch {
+	case fn.Name != "files_read" || doc.Catalogkit.Names["files_read"] != "files.read":
+		t.Errorf("name %q, names %v: want files_read, mapped back to files.read", fn.Name, doc.Catalogkit.Names)
+	case props["path"].MaxLength != nil || !strings.Contains(props["path"].Description, "maxLength 8"):
+		t.Errorf("path: %+v, want maxLength moved into the description", props["path"])
+	case len(fn.Parameters.Required) != 3:
+		t.Errorf("required %v, want every property", fn.Parameters.Required)
+	case len(props["mode"].Enum) != 3 || props["mode"].Enum[2] != nil:
+		t.Errorf("mode's enum %v, want null added", props["mode"].Enum)
+	}
+	if got := doc.Catalogkit.NullableOptional["files_read"]; strings.Join(got, " ") != "arguments.head arguments.mode" {
+		t.Errorf("nullable_optional %v", got)
+	}
+	// The model's call, as strict mode makes it, and the host's steps.
+	call := map[string]any{"path": "/srv/notes.md", "head": nil, "mode": nil}
+	for _, p := range doc.Catalogkit.NullableOptional[fn.Name] {
+		if k := strings.TrimPrefix(p, "arguments."); call[k] == nil {
+			delete(call, k)
+		}
+	}
+	args, _ := json.Marshal(call)
+	v, _ := catalog.ParseJSON(args)
+	_, err = cat.ValidateArguments(doc.Catalogkit.Names[fn.Name], v)
+	var ce *catalog.Error
+	if !errors.As(err, &ce) || ce.Code != catalog.InvalidArgumentValue || ce.Path != "arguments.path" {
+		t.Errorf("a path of 13 characters: %v, want INVALID_ARGUMENT_VALUE at arguments.path (maxLength 8, still the catalog's)", err)
+	}
+	v, _ = catalog.ParseJSON([]byte(`{"path": "/srv/a"}`))
+	if _, err := cat.ValidateArguments("files.read", v); err != nil {
+		t.Errorf("the call without its nulls: %v", err)
 	}
 }
