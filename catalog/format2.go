@@ -201,7 +201,7 @@ func checkTool2(i int, tool Value, names map[string]int) (tool2, error) {
 		return tool2{}, errorf(DuplicateTool, p+".name", "tool name %q is already used by an earlier tool", nameText)
 	}
 	names[nameText] = i
-	// G7: effect, enabled, description, title, annotations.
+	// G7: effect, enabled, description, title, annotations, origin.
 	if w := effect.word(); w != wordRead && w != wordChange {
 		return tool2{}, errorf(InvalidMetadata, p+".effect", "effect is %s, want \"read\" or \"change\"", brief(effect))
 	}

@@ -12,9 +12,12 @@
 // written into the property's description, where the model reads it; the
 // catalog itself does not change, so validate_arguments still checks all of
 // it before the call. Where a vendor wants every property required (OpenAI
-// strict), an optional property is written nullable and listed in the
-// document's catalogkit member: a host drops those properties when the
-// model sends null, then validates the arguments.
+// strict), an optional property is written nullable (its enum, if any,
+// takes null too) and listed in the document's catalogkit member: a host
+// drops a listed property whose value is null, then validates the
+// arguments. Null is how the model says absent, so an optional property
+// that was nullable already loses its explicit null: it arrives absent,
+// which the catalog accepts as well.
 //
 // Names: OpenAI and Anthropic take ^[a-zA-Z0-9_-]{1,64}$. A name that fits
 // is kept; another has each character outside the rule (a dot) written as
@@ -230,10 +233,16 @@ func (w *walker) keeps(k string, v catalog.Value) bool {
 }
 
 // walk writes schema s, at path; nullable says to write it nullable (an
-// optional property under OpenAI's every-property-required rule). Notes on
+// optional property under OpenAI's every-property-required rule) and to
+// list it, nullable already or not. Notes on
 // what left the schema go to notes, for the description of the property or
 // the tool that holds s.
 func (w *walker) walk(s catalog.Value, path string, nullable bool, notes *[]string) []byte {
+	if nullable {
+		// Null from the model means absent, whether or not the schema
+		// was nullable already: the host drops it.
+		w.t.nullable = append(w.t.nullable, path)
+	}
 	if anyOf, ok := s.Lookup("anyOf"); ok {
 		// anyOf [S, {"type": "null"}]: already nullable; S is walked, the
 		// null branch written as it is, annotations beside handled below.
@@ -276,11 +285,13 @@ func (w *walker) walk(s catalog.Value, path string, nullable bool, notes *[]stri
 				return "[" + v.String() + `,"null"]`, true
 			}
 		case "enum":
-			if makeNullable && w.keeps(k, v) {
+			// An optional property's null must pass its enum too, nullable
+			// type or not: it is how the model says absent.
+			if nullable && w.keeps(k, v) && !slices.ContainsFunc(elements(v), isNull) {
 				return strings.TrimSuffix(v.String(), "]") + ",null]", true
 			}
 		case "const":
-			if makeNullable && w.keeps(k, v) {
+			if nullable && w.keeps(k, v) && !isNull(v) {
 				return "enum", true // written below as enum [C, null]
 			}
 		case "properties":
@@ -311,9 +322,6 @@ func (w *walker) walk(s catalog.Value, path string, nullable bool, notes *[]stri
 		}
 		return "", false
 	}, func(b *bytes.Buffer) {
-		if makeNullable {
-			w.t.nullable = append(w.t.nullable, path)
-		}
 		if _, ok := s.Lookup("required"); !ok && hasProps && props.Len() > 0 && w.vendor == OpenAI {
 			// Every property required: the schema had no required.
 			b.Truncate(b.Len() - 1)
@@ -594,6 +602,8 @@ func isNullableType(s catalog.Value) bool {
 	_, n := typeNames(t)
 	return n
 }
+
+func isNull(v catalog.Value) bool { return v.Kind() == catalog.Null }
 
 // compound reports whether v is an object or an array.
 func compound(v catalog.Value) bool { return v.Kind() == catalog.Object || v.Kind() == catalog.Array }

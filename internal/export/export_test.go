@@ -222,3 +222,29 @@ func TestHostRoundTrip(t *testing.T) {
 		t.Errorf("the call without its nulls: %v", err)
 	}
 }
+
+// TestFormat1PassesVendorCheckers: a format-1 catalog (dotted labels for
+// names, maxLength on every string) exports for every vendor, and each
+// document passes the vendor's checker.
+func TestFormat1PassesVendorCheckers(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "conformance", "synthetic-catalog.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := catalog.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, vendor := range Vendors {
+		res, err := Export(c, vendor, "all")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (vendor == OpenAI || vendor == Anthropic) && !res.Strict {
+			t.Errorf("%s: not strict: %s", vendor, res.Why)
+		}
+		for _, p := range checkers[vendor](res.Document) {
+			t.Errorf("%s: %s", vendor, p)
+		}
+	}
+}
