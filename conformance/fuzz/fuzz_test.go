@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -657,4 +658,31 @@ func TestFormat2Grammar(t *testing.T) {
 		}
 	}
 	t.Logf("%d format-2 calls: %v", calls, got)
+}
+
+// TestLimitsChangeAtTheLimit: every limit of the specification in the
+// table is where the reference's outcome changes, from the value at the
+// limit to the one past it (one over refused for an upper limit, one under
+// for a lower one, "the least"); the sizes only a port's number types have
+// change nothing in the reference. A limit written one off would
+// send calls that test nothing.
+func TestLimitsChangeAtTheLimit(t *testing.T) {
+	ref := Reference("test")
+	g := &gen{r: rand.New(rand.NewPCG(1, 0))}
+	portSizes := []string{"n tools listed", "an integer of ", "an exponent of "}
+	for _, l := range limits {
+		kind := func(n int) string { return callTarget(ref, l.call(g, n).appendJSON(nil)).kind() }
+		under, at, over := kind(l.at-1), kind(l.at), kind(l.at+1)
+		portSize := slices.ContainsFunc(portSizes, func(p string) bool { return strings.HasPrefix(l.name, p) })
+		lower := strings.Contains(l.name, "the least")
+		switch {
+		case portSize && (under != at || at != over):
+			t.Errorf("%s (size %d): one under %s, at %s, one over %s; a port's size changes nothing in the reference", l.name, l.at, under, at, over)
+		case portSize:
+		case lower && (under == at || at != over):
+			t.Errorf("%s (lower limit %d): one under %s, at %s, one over %s; want one under alone refused", l.name, l.at, under, at, over)
+		case !lower && (under != at || at == over):
+			t.Errorf("%s (limit %d): one under %s, at %s, one over %s; want one over alone refused", l.name, l.at, under, at, over)
+		}
+	}
 }

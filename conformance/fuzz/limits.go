@@ -128,6 +128,15 @@ var limits = []limit{
 		}
 		return validate2("t", `""`, schema)
 	}, false},
+	{"a schema n deep, each level nullable by anyOf", catalog.MaxSchemaDepth, func(g *gen, n int) *node {
+		// anyOf is not a level: the n levels are the root, the objects
+		// and the integer, each but the root wrapped in [S, {"type": "null"}].
+		schema := `{"anyOf":[{"type":"integer"},{"type":"null"}]}`
+		for range n - 2 {
+			schema = `{"anyOf":[{"type":"object","properties":{"a":` + schema + `},"additionalProperties":false},{"type":"null"}]}`
+		}
+		return validate2("t", `""`, `{"type":"object","properties":{"a":`+schema+`},"additionalProperties":false}`)
+	}, false},
 	{"n properties", catalog.MaxProperties, func(g *gen, n int) *node {
 		var ps []string
 		for i := range n {
