@@ -90,13 +90,7 @@ func Anthropic(doc []byte) []Problem {
 	strictTools, optional, unions := 0, 0, 0
 	deferredCount, hasToolSearch := 0, false
 	var examples []string
-	for i, t := range tools {
-		path := index("tools", i)
-		obj, isObj := t.(map[string]any)
-		if !isObj {
-			r.add(path, "a tool must be a JSON object, not %s", kind(t))
-			continue
-		}
+	for path, obj := range objects(&r, tools, "tools", "a tool") {
 		optBool(&r, obj, path, "defer_loading")
 		deferred := isTrue(obj["defer_loading"])
 		if deferred {

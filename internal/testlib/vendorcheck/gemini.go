@@ -39,13 +39,7 @@ func Gemini(doc []byte) []Problem {
 	if !ok {
 		return r.problems
 	}
-	for i, t := range tools {
-		path := index("tools", i)
-		obj, isObj := t.(map[string]any)
-		if !isObj {
-			r.add(path, "a Tool must be a JSON object, not %s", kind(t))
-			continue
-		}
+	for path, obj := range objects(&r, tools, "tools", "a Tool") {
 		fd, present := obj["functionDeclarations"]
 		if !present {
 			continue
@@ -55,13 +49,7 @@ func Gemini(doc []byte) []Problem {
 			r.add(join(path, "functionDeclarations"), "must be an array, not %s", kind(fd))
 			continue
 		}
-		for j, d := range decls {
-			dpath := index(join(path, "functionDeclarations"), j)
-			decl, isObj := d.(map[string]any)
-			if !isObj {
-				r.add(dpath, "a FunctionDeclaration must be a JSON object, not %s", kind(d))
-				continue
-			}
+		for dpath, decl := range objects(&r, decls, join(path, "functionDeclarations"), "a FunctionDeclaration") {
 			unknownMembers(&r, decl, dpath, geminiDeclarationMembers, "the Gemini API reference's FunctionDeclaration")
 			if name, ok := reqString(&r, decl, dpath, "name"); ok && !geminiName.MatchString(name) {
 				r.add(join(dpath, "name"), "%q does not match ^[a-zA-Z0-9_:.-]{1,128}$ (\"a-z, A-Z, 0-9, or contain underscores, colons, dots, and dashes, with a maximum length of 128\")", name)

@@ -66,13 +66,7 @@ func MCP(doc []byte) []Problem {
 		return r.problems
 	}
 	seen := map[string]string{}
-	for i, t := range tools {
-		path := index("tools", i)
-		obj, isObj := t.(map[string]any)
-		if !isObj {
-			r.add(path, "a Tool must be a JSON object, not %s", kind(t))
-			continue
-		}
+	for path, obj := range objects(&r, tools, "tools", "a Tool") {
 		if name, ok := reqString(&r, obj, path, "name"); ok {
 			if !mcpName.MatchString(name) {
 				r.add(join(path, "name"), "%q: tool names SHOULD be 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (tools page, Tool Names)", name)

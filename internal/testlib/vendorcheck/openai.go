@@ -122,13 +122,7 @@ func OpenAI(doc []byte) []Problem {
 		return r.problems
 	}
 	toolSearch, deferred := false, []string{}
-	for i, t := range tools {
-		path := index("tools", i)
-		obj, isObj := t.(map[string]any)
-		if !isObj {
-			r.add(path, "a tool must be a JSON object, not %s", kind(t))
-			continue
-		}
+	for path, obj := range objects(&r, tools, "tools", "a tool") {
 		typ, _ := obj["type"].(string)
 		switch typ {
 		case "function":
@@ -149,13 +143,7 @@ func OpenAI(doc []byte) []Problem {
 				r.add(join(path, "tools"), "must be an array, not %s", kind(inner))
 				continue
 			}
-			for j, f := range arr {
-				fpath := index(join(path, "tools"), j)
-				fobj, isObj := f.(map[string]any)
-				if !isObj {
-					r.add(fpath, "a tool must be a JSON object, not %s", kind(f))
-					continue
-				}
+			for fpath, fobj := range objects(&r, arr, join(path, "tools"), "a tool") {
 				if ft, _ := fobj["type"].(string); ft != "function" {
 					r.add(join(fpath, "type"), "must be \"function\": this checker covers namespaces of functions")
 					continue

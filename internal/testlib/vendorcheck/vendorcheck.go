@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,4 +298,23 @@ func requireObjectRoot(r *report, schema any, path, source string) (map[string]a
 		return m, false
 	}
 	return m, true
+}
+
+// objects yields the elements of arr that are JSON objects, each with its
+// path (path[i]), and reports every other element as what must be an
+// object.
+func objects(r *report, arr []any, path, what string) iter.Seq2[string, map[string]any] {
+	return func(yield func(string, map[string]any) bool) {
+		for i, e := range arr {
+			p := index(path, i)
+			obj, ok := e.(map[string]any)
+			if !ok {
+				r.add(p, "%s must be a JSON object, not %s", what, kind(e))
+				continue
+			}
+			if !yield(p, obj) {
+				return
+			}
+		}
+	}
 }
