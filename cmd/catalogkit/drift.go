@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -58,18 +60,16 @@ func runDrift(c *cli, args []string) int {
 		return c.report(loadFailure(*file, err))
 	}
 	if *asJSON {
-		snap, _ := mcpserve.NewSnapshot(data, signer)
-		if code := c.printJSON(struct {
-			Server  string `json:"server"`
-			Catalog struct {
-				SHA256 string `json:"sha256"`
-				Signer string `json:"signer"`
-			} `json:"catalog"`
-			Tools []mcpdrift.Tool `json:"tools"`
-		}{Server: rep.Server, Catalog: struct {
+		sum := sha256.Sum256(data)
+		type catalogID struct {
 			SHA256 string `json:"sha256"`
 			Signer string `json:"signer"`
-		}{snap.SHA256(), signer}, Tools: rep.Tools}); code != exitOK {
+		}
+		if code := c.printJSON(struct {
+			Server  string          `json:"server"`
+			Catalog catalogID       `json:"catalog"`
+			Tools   []mcpdrift.Tool `json:"tools"`
+		}{rep.Server, catalogID{hex.EncodeToString(sum[:]), signer}, rep.Tools}); code != exitOK {
 			return code
 		}
 	} else {

@@ -43,8 +43,7 @@ func runExport(c *cli, args []string) int {
 	if code, ok := c.writeOut(*out, res.Document); !ok {
 		return code
 	}
-	descs, _ := cat.Discover(*family)
-	what := fmt.Sprintf("%d tools for %s", len(descs), *vendor)
+	what := fmt.Sprintf("%d tools for %s", res.Tools, *vendor)
 	switch {
 	case res.Strict:
 		what += ", strict"

@@ -41,6 +41,7 @@ import (
 	"strings"
 
 	"github.com/catalogkit/catalogkit/catalog"
+	"github.com/catalogkit/catalogkit/internal/shared/termsafe"
 )
 
 // The vendors, as --for names them.
@@ -67,6 +68,8 @@ const (
 type Result struct {
 	Document []byte
 	Lines    []string
+	// Tools is how many tools the document holds.
+	Tools int
 	// Strict reports whether the document's functions are strict; Why
 	// says why not, where the vendor has a strict mode.
 	Strict bool
@@ -87,8 +90,12 @@ func Export(c *catalog.Catalog, vendor, family string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &exporter{vendor: vendor, res: &Result{}}
-	e.names = mapNames(descs, vendor)
+	e := &exporter{vendor: vendor, res: &Result{Tools: len(descs)}}
+	names := make([]string, len(descs))
+	for i, d := range descs {
+		names[i] = d.Name
+	}
+	e.names = mapNames(names, vendor)
 	tools := make([]tool, len(descs))
 	for i, d := range descs {
 		tools[i] = e.tool(d)
@@ -155,23 +162,17 @@ func schemaOf(d catalog.Description) catalog.Value {
 
 // mapNames maps every catalog name to the vendor's, by the rule of the
 // package documentation.
-func mapNames(descs []catalog.Description, vendor string) map[string]string {
-	out := make(map[string]string, len(descs))
-	if vendor == Gemini || vendor == MCP {
-		for _, d := range descs {
-			out[d.Name] = d.Name
-		}
-		return out
-	}
+func mapNames(names []string, vendor string) map[string]string {
+	out := make(map[string]string, len(names))
 	taken := map[string]bool{}
-	for _, d := range descs {
-		if vendorName.MatchString(d.Name) {
-			out[d.Name] = d.Name
-			taken[d.Name] = true
+	for _, name := range names {
+		if vendor == Gemini || vendor == MCP || vendorName.MatchString(name) {
+			out[name] = name
+			taken[name] = true
 		}
 	}
-	for _, d := range descs {
-		if _, ok := out[d.Name]; ok {
+	for _, name := range names {
+		if _, ok := out[name]; ok {
 			continue
 		}
 		n := strings.Map(func(r rune) rune {
@@ -179,15 +180,15 @@ func mapNames(descs []catalog.Description, vendor string) map[string]string {
 				return r
 			}
 			return '_'
-		}, d.Name)
+		}, name)
 		if len(n) > 64 || taken[n] {
-			sum := sha256.Sum256([]byte(d.Name))
+			sum := sha256.Sum256([]byte(name))
 			n = n[:min(len(n), 55)] + "_" + hex.EncodeToString(sum[:4])
 		}
 		if taken[n] {
 			panic(fmt.Sprintf("export: two catalog names map to %s", n)) // 2^-32 per pair
 		}
-		out[d.Name] = n
+		out[name] = n
 		taken[n] = true
 	}
 	return out
@@ -258,12 +259,12 @@ func (w *walker) walk(s catalog.Value, path string, nullable bool, notes *[]stri
 			*notes = append(*notes, inner...)
 			parts = append(parts, string(branch))
 		}
-		return w.object(s, path, notes, func(k string, _ catalog.Value) (string, bool) {
+		return w.object(s, path, notes, func(k string, _ catalog.Value) (string, string, bool) {
 			if k == "anyOf" {
-				return "[" + strings.Join(parts, ",") + "]", true
+				return k, "[" + strings.Join(parts, ",") + "]", true
 			}
-			return "", false
-		})
+			return "", "", false
+		}, "")
 	}
 	props, hasProps := s.Lookup("properties")
 	required, _ := s.Lookup("required")
@@ -278,21 +279,27 @@ func (w *walker) walk(s catalog.Value, path string, nullable bool, notes *[]stri
 	typ, _ := s.Lookup("type")
 	_, hasNull := typeNames(typ)
 	makeNullable := nullable && !hasNull
-	return w.object(s, path, notes, func(k string, v catalog.Value) (string, bool) {
+	// Every property required under OpenAI's rule, where the schema has
+	// no required of its own to rewrite.
+	addRequired := ""
+	if _, ok := s.Lookup("required"); !ok && hasProps && props.Len() > 0 && w.vendor == OpenAI {
+		addRequired = allNames(props)
+	}
+	return w.object(s, path, notes, func(k string, v catalog.Value) (string, string, bool) {
 		switch k {
 		case "type":
 			if makeNullable {
-				return "[" + v.String() + `,"null"]`, true
+				return k, "[" + v.String() + `,"null"]`, true
 			}
 		case "enum":
 			// An optional property's null must pass its enum too, nullable
 			// type or not: it is how the model says absent.
-			if nullable && w.keeps(k, v) && !slices.ContainsFunc(elements(v), isNull) {
-				return strings.TrimSuffix(v.String(), "]") + ",null]", true
+			if nullable && !slices.ContainsFunc(elements(v), isNull) {
+				return k, strings.TrimSuffix(v.String(), "]") + ",null]", true
 			}
 		case "const":
-			if nullable && w.keeps(k, v) && !isNull(v) {
-				return "enum", true // written below as enum [C, null]
+			if nullable && !isNull(v) {
+				return "enum", "[" + v.String() + ",null]", true
 			}
 		case "properties":
 			var out []string
@@ -310,24 +317,18 @@ func (w *walker) walk(s catalog.Value, path string, nullable bool, notes *[]stri
 				written := w.walk(p, path+"."+name, optional && w.vendor == OpenAI, &inner)
 				out = append(out, string(catalog.AppendQuote(nil, name))+":"+string(withNotes(written, inner)))
 			}
-			return "{" + strings.Join(out, ",") + "}", true
+			return k, "{" + strings.Join(out, ",") + "}", true
 		case "required":
 			if w.vendor == OpenAI && hasProps {
-				return allNames(props), true
+				return k, allNames(props), true
 			}
 		case "items":
 			var inner []string
 			written := w.walk(v, path+"[*]", false, &inner)
-			return string(withNotes(written, inner)), true
+			return k, string(withNotes(written, inner)), true
 		}
-		return "", false
-	}, func(b *bytes.Buffer) {
-		if _, ok := s.Lookup("required"); !ok && hasProps && props.Len() > 0 && w.vendor == OpenAI {
-			// Every property required: the schema had no required.
-			b.Truncate(b.Len() - 1)
-			b.WriteString(`,"required":` + allNames(props) + "}")
-		}
-	})
+		return "", "", false
+	}, addRequired)
 }
 
 // allNames is the JSON array of the names of properties, in order.
@@ -340,9 +341,10 @@ func allNames(props catalog.Value) string {
 }
 
 // object writes the members of schema s that the subset keeps, in order,
-// each as rewrite says (when it says), and moves the others into notes.
-// after runs once the members are written.
-func (w *walker) object(s catalog.Value, path string, notes *[]string, rewrite func(k string, v catalog.Value) (string, bool), after ...func(*bytes.Buffer)) []byte {
+// each as rewrite says (when it says: under its key, or another), and
+// moves the others into notes; then required, when addRequired is the
+// list the schema lacks.
+func (w *walker) object(s catalog.Value, path string, notes *[]string, rewrite func(k string, v catalog.Value) (key, text string, ok bool), addRequired string) []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	first := true
@@ -365,20 +367,16 @@ func (w *walker) object(s catalog.Value, path string, notes *[]string, rewrite f
 			w.moved = append(w.moved, fmt.Sprintf("%s: %s %s moved into the description", path, k, clip(v.String())))
 			continue
 		}
-		text, ok := rewrite(k, v)
-		switch {
-		case k == "const" && text == "enum":
-			member("enum", "["+v.String()+",null]")
-		case ok:
-			member(k, text)
-		default:
+		if key, text, ok := rewrite(k, v); ok {
+			member(key, text)
+		} else {
 			member(k, v.String())
 		}
 	}
-	b.WriteByte('}')
-	for _, f := range after {
-		f(&b)
+	if addRequired != "" {
+		member("required", addRequired)
 	}
+	b.WriteByte('}')
 	return b.Bytes()
 }
 
@@ -461,11 +459,7 @@ func (e *exporter) document(c *catalog.Catalog, descs []catalog.Description, too
 			byFamily[d.Family] = append(byFamily[d.Family], obj("type", "function", "name", tools[i].name, "description", tools[i].description,
 				"parameters", json.RawMessage(tools[i].schema), "strict", true, "defer_loading", true))
 		}
-		fams := make([]catalog.Description, len(order))
-		for i, f := range order {
-			fams[i].Name = f
-		}
-		namespaces := mapNames(fams, OpenAI)
+		namespaces := mapNames(order, OpenAI)
 		for _, f := range order {
 			about, ok := c.FamilyDescription(f)
 			if !ok {
@@ -617,10 +611,10 @@ func elements(v catalog.Value) []catalog.Value {
 	return out
 }
 
-// clip shortens a value quoted in a report line.
+// clip shortens a value quoted in a report line, at a whole character.
 func clip(s string) string {
 	if len(s) <= 60 {
 		return s
 	}
-	return s[:57] + "... (" + strconv.Itoa(len(s)) + " bytes)"
+	return termsafe.Cut(s, 57) + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }

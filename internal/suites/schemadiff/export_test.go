@@ -149,7 +149,7 @@ func drop(v any, path string, listed []string) any {
 		out := map[string]any{}
 		for k, e := range x {
 			p := path + "." + k
-			if e == nil && contains(listed, p) {
+			if e == nil && slices.Contains(listed, p) {
 				continue
 			}
 			out[k] = drop(e, p, listed)
@@ -164,8 +164,6 @@ func drop(v any, path string, listed []string) any {
 	}
 	return v
 }
-
-func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 func ok(t *testing.T, schema, args string) bool {
 	t.Helper()
