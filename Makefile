@@ -13,12 +13,22 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # binary can take a gigabyte. docs/testing.md's "make test" figures say more.
 TEST_P ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
-test: ## gofmt, vet, staticcheck and every test with the race detector (the README's test command); ends with a summary line and a WARNING per skipped check
+# The volume tests drive real ports by the hundred (each broken port through
+# every level, the fuzzer against each, conform's transcripts against
+# processes): their cost is the ports' and the calls', not the runner's
+# concurrency, which the race detector checks in the other tests. make test
+# runs every other test with the race detector, then these, in the packages
+# that hold them, without it: docs/testing.md gives the figures.
+VOLUME_TESTS = ^(TestBrokenPorts|TestFuzzFindsBrokenPorts|TestCLIHeavy|TestFuzzCLI)$$
+VOLUME_PKGS  = ./conformance ./internal/suites/fuzzgate ./cmd/catalogkit
+
+test: ## gofmt, vet, staticcheck and every test, with the race detector but for the volume tests (the README's test command); ends with a summary line and a WARNING per skipped check
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
-	$(GO) run ./internal/dev/testrun -race $(TESTRUN) -- $(GO) test -count=1 -timeout 40m -p $(TEST_P) ./...
+	$(GO) run ./internal/dev/testrun -race $(TESTRUN) -- $(GO) test -count=1 -timeout 40m -p $(TEST_P) -skip '$(VOLUME_TESTS)' ./... \
+	  --then $(GO) test -count=1 -timeout 40m -p $(TEST_P) -run '$(VOLUME_TESTS)' $(VOLUME_PKGS)
 
 test-cost: ## the wall time and peak memory of 'make test', its whole process tree (internal/dev/peakmem), appended to TEST_COST_OUT
 	$(GO) build -o bin/peakmem ./internal/dev/peakmem

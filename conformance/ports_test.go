@@ -206,8 +206,9 @@ func TestBrokenPorts(t *testing.T) {
 		}
 	}
 	// Each port is its own process, often waited on (a TIMEOUT waits the
-	// whole call timeout): four run at once, then each is judged.
-	reports := make([]*conformance.Report, len(scripts))
+	// whole call timeout): four run at once, and each report is judged as
+	// soon as it is complete, so that only four are held at a time.
+	verdicts := make([][]string, len(scripts))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
 	for i, script := range scripts {
@@ -215,9 +216,10 @@ func TestBrokenPorts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		name := filepath.Base(script)
 		ps, callTimeout := s, time.Duration(0)
 		ps.protocol = short
-		if slices.ContainsFunc(table[filepath.Base(script)], func(id string) bool { return strings.HasPrefix(id, lineLimitCases) }) {
+		if slices.ContainsFunc(table[name], func(id string) bool { return strings.HasPrefix(id, lineLimitCases) }) {
 			// The 32 MiB lines take a Python port seconds each, more on a
 			// loaded machine: the generous timeout of runPort.
 			ps.protocol, callTimeout = all, 30*time.Second
@@ -228,71 +230,82 @@ func TestBrokenPorts(t *testing.T) {
 			// Otherwise the default call timeout: each line that gets no
 			// reply (the catch of silent_on_empty_line.py) waits all of
 			// it, and the small lines sent here take milliseconds.
-			reports[i] = portReport(py, abs, callTimeout, ps)
+			verdicts[i] = judgeBroken(name, portReport(py, abs, callTimeout, ps), table[name])
 		})
 	}
 	wg.Wait()
 	for i, script := range scripts {
-		name := filepath.Base(script)
-		t.Run(strings.TrimSuffix(name, ".py"), func(t *testing.T) {
-			rep := reports[i]
-			if rep.Fatal != "" {
-				t.Fatalf("%s did not run: %s\n%s", name, rep.Fatal, reportText(rep))
-			}
-			if rep.Text == nil || rep.Text.OptedOut || rep.Protocol == nil || rep.Protocol.OptedOut || rep.Format2 == nil || rep.Format2.OptedOut {
-				t.Fatalf("%s: a level did not run\n%s", name, reportText(rep))
-			}
-			// A row may name the checks of a case that catch the port
-			// (validate.keys.unknown#8,9): then exactly those must fail.
-			byChecks := map[string]bool{}
-			for _, w := range table[name] {
-				if id, _, ok := strings.Cut(w, "#"); ok {
-					byChecks[id] = true
-				}
-			}
-			var failed []string
-			for _, c := range slices.Concat(rep.Cases, rep.Format2.Cases, rep.Text.Cases, rep.Protocol.Cases) {
-				switch c.Status {
-				case conformance.Pass:
-				case conformance.Fail:
-					if !byChecks[c.ID] {
-						failed = append(failed, c.ID)
-						break
-					}
-					for _, chk := range c.Checks {
-						if chk.Status != conformance.Pass {
-							failed = append(failed, fmt.Sprintf("%s#%d", c.ID, chk.Index))
-						}
-					}
-				case conformance.Timeout, conformance.Crash:
-					// A line that gets no reply breaks the protocol level's
-					// rule (a TIMEOUT, or in a fresh session whose input
-					// has ended, a CRASH: the port exited without it);
-					// elsewhere it is the wrong way to be caught.
-					if !strings.HasPrefix(c.ID, "protocol.") {
-						t.Errorf("%s: case %s is %s, want PASS or FAIL: %s\n%s", name, c.ID, c.Status, c.Message, c.Stderr)
-					}
-					failed = append(failed, c.ID)
-				case conformance.Error:
-					// A reply that is not JSON is how a bug in the port's
-					// JSON writer is caught; any other ERROR is the wrong way.
-					if !strings.HasPrefix(c.Message, notJSON) && !strings.HasPrefix(c.Message, notReply) {
-						t.Errorf("%s: case %s is %s, want PASS or FAIL: %s\n%s", name, c.ID, c.Status, c.Message, c.Stderr)
-					}
-					failed = append(failed, c.ID)
-				default:
-					t.Errorf("%s: case %s is %s, want PASS or FAIL: %s\n%s", name, c.ID, c.Status, c.Message, c.Stderr)
-				}
-			}
-			if len(failed) == 0 {
-				t.Fatalf("%s passed all %d cases and the text level: the suite does not catch it\n%s", name, len(rep.Cases), reportText(rep))
-			}
-			slices.Sort(failed)
-			if want := slices.Sorted(slices.Values(table[name])); len(want) > 0 && !slices.Equal(failed, want) {
-				t.Errorf("%s failed %v, but %s lists %v; update the table", name, failed, brokenTable, want)
+		t.Run(strings.TrimSuffix(filepath.Base(script), ".py"), func(t *testing.T) {
+			for _, e := range verdicts[i] {
+				t.Error(e)
 			}
 		})
 	}
+}
+
+// judgeBroken returns what is wrong with the report of the broken port
+// name, whose row in the table lists want: nothing when it failed exactly
+// those cases (or those checks of them), each with a wrong outcome.
+func judgeBroken(name string, rep *conformance.Report, want []string) (errs []string) {
+	if rep.Fatal != "" {
+		return []string{fmt.Sprintf("%s did not run: %s\n%s", name, rep.Fatal, reportText(rep))}
+	}
+	if rep.Text == nil || rep.Text.OptedOut || rep.Protocol == nil || rep.Protocol.OptedOut || rep.Format2 == nil || rep.Format2.OptedOut {
+		return []string{fmt.Sprintf("%s: a level did not run\n%s", name, reportText(rep))}
+	}
+	// A row may name the checks of a case that catch the port
+	// (validate.keys.unknown#8,9): then exactly those must fail.
+	byChecks := map[string]bool{}
+	for _, w := range want {
+		if id, _, ok := strings.Cut(w, "#"); ok {
+			byChecks[id] = true
+		}
+	}
+	wrongWay := func(c *conformance.CaseResult) {
+		errs = append(errs, fmt.Sprintf("%s: case %s is %s, want PASS or FAIL: %s\n%s", name, c.ID, c.Status, c.Message, c.Stderr))
+	}
+	var failed []string
+	for _, c := range slices.Concat(rep.Cases, rep.Format2.Cases, rep.Text.Cases, rep.Protocol.Cases) {
+		switch c.Status {
+		case conformance.Pass:
+		case conformance.Fail:
+			if !byChecks[c.ID] {
+				failed = append(failed, c.ID)
+				break
+			}
+			for _, chk := range c.Checks {
+				if chk.Status != conformance.Pass {
+					failed = append(failed, fmt.Sprintf("%s#%d", c.ID, chk.Index))
+				}
+			}
+		case conformance.Timeout, conformance.Crash:
+			// A line that gets no reply breaks the protocol level's
+			// rule (a TIMEOUT, or in a fresh session whose input
+			// has ended, a CRASH: the port exited without it);
+			// elsewhere it is the wrong way to be caught.
+			if !strings.HasPrefix(c.ID, "protocol.") {
+				wrongWay(c)
+			}
+			failed = append(failed, c.ID)
+		case conformance.Error:
+			// A reply that is not JSON is how a bug in the port's
+			// JSON writer is caught; any other ERROR is the wrong way.
+			if !strings.HasPrefix(c.Message, notJSON) && !strings.HasPrefix(c.Message, notReply) {
+				wrongWay(c)
+			}
+			failed = append(failed, c.ID)
+		default:
+			wrongWay(c)
+		}
+	}
+	if len(failed) == 0 {
+		return append(errs, fmt.Sprintf("%s passed all %d cases and the text level: the suite does not catch it\n%s", name, len(rep.Cases), reportText(rep)))
+	}
+	slices.Sort(failed)
+	if want := slices.Sorted(slices.Values(want)); len(want) > 0 && !slices.Equal(failed, want) {
+		errs = append(errs, fmt.Sprintf("%s failed %v, but %s lists %v; update the table", name, failed, brokenTable, want))
+	}
+	return errs
 }
 
 // TestPythonPortRecords runs ports/python/records.py, which regenerates the

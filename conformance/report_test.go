@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -325,5 +326,62 @@ func TestNoCaseHasNumberMember(t *testing.T) {
 	}
 	if files < 500 {
 		t.Errorf("read %d case files, want the 21 cases and every level's", files)
+	}
+}
+
+// TestShowLine checks showLine against a plain reading of its rule, on
+// random lines of printable, multi-byte, invalid and control bytes: whole
+// when it shows within 600 bytes; otherwise the longest whole-character
+// prefix and suffix that show within 300 bytes each, and the count of the
+// bytes between them. A 32 MiB line takes no longer than a short one
+// (the rule never reads its middle).
+func TestShowLine(t *testing.T) {
+	pieces := [][]byte{[]byte("a"), []byte(" "), []byte("é"), []byte("한"), []byte("😀"), {0xff}, {0xe2, 0x82}, {0x80}, {0x00}, []byte("\t"), []byte("\ufeff"), {0xf0, 0x9f, 0x98}}
+	shown := func(b []byte) string { return string(appendShown(nil, b)) }
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		var line []byte
+		for range rng.IntN(700) {
+			line = append(line, pieces[rng.IntN(len(pieces))]...)
+		}
+		got := showLine(line)
+		if whole := shown(line); len(whole) <= 600 {
+			if got != whole {
+				t.Fatalf("showLine(%q) = %q, want it whole: %q", line, got, whole)
+			}
+			continue
+		}
+		// The character boundaries, read from the front.
+		var bounds []int
+		for i := 0; i < len(line); {
+			_, size := utf8.DecodeRune(line[i:])
+			bounds = append(bounds, i)
+			i += size
+		}
+		bounds = append(bounds, len(line))
+		// What each character shows as, summed from either end.
+		head, tail, n := 0, len(line), 0
+		for k := 0; k+1 < len(bounds); k++ {
+			if n += len(shown(line[bounds[k]:bounds[k+1]])); n > 300 {
+				break
+			}
+			head = bounds[k+1]
+		}
+		n = 0
+		for k := len(bounds) - 1; k > 0 && bounds[k-1] >= head; k-- {
+			if n += len(shown(line[bounds[k-1]:bounds[k]])); n > 300 {
+				break
+			}
+			tail = bounds[k-1]
+		}
+		want := shown(line[:head]) + fmt.Sprintf(" <... %d bytes ...> ", tail-head) + shown(line[tail:])
+		if got != want {
+			t.Fatalf("showLine(%q) =\n%q, want\n%q", line, got, want)
+		}
+	}
+	big := bytes.Repeat([]byte{0xff}, 32<<20)
+	want := strings.Repeat("<0xff>", 50) + fmt.Sprintf(" <... %d bytes ...> ", 32<<20-100) + strings.Repeat("<0xff>", 50)
+	if got := showLine(big); got != want {
+		t.Errorf("showLine of 32 MiB of 0xff = %.200q..., want %.200q...", got, want)
 	}
 }

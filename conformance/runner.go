@@ -654,33 +654,72 @@ func (r *Runner) runTextCase(c *TextCase, lt LineTarget, res *CaseResult, diff D
 
 // showLine returns a request line for people: valid UTF-8 as it is, every
 // byte of invalid UTF-8 as <0xff>, and characters that do not show (a byte
-// order mark, control characters) as <U+FEFF>. A long line is cut in the
-// middle.
+// order mark, control characters) as <U+FEFF>. A line that would show
+// longer than 600 bytes is cut in the middle, " <... N bytes ...> " in
+// place of the N bytes of the line between the characters that show as its
+// first and last 300 or fewer: the work is the same for a line of 32 MiB as
+// for one of a kilobyte.
 func showLine(line []byte) string {
-	const max = 600
-	var b strings.Builder
+	const max, half = 600, 300
+	whole, n := true, 0
 	for i := 0; i < len(line); {
-		r, size := utf8.DecodeRune(line[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, "<0x%02x>", line[i])
-		case !unicode.IsPrint(r) && r != ' ':
-			fmt.Fprintf(&b, "<U+%04X>", r)
-		default:
-			b.Write(line[i : i+size])
+		_, size, w := showRune(line[i:], utf8.DecodeRune)
+		if n += w; n > max {
+			whole = false
+			break
 		}
 		i += size
 	}
-	s := b.String()
-	if len(s) > max {
-		head, tail := max/2, len(s)-max/2
-		for head > 0 && !utf8.RuneStart(s[head]) {
-			head--
-		}
-		for tail < len(s) && !utf8.RuneStart(s[tail]) {
-			tail++
-		}
-		s = s[:head] + fmt.Sprintf(" <... %d bytes ...> ", tail-head) + s[tail:]
+	if whole {
+		return string(appendShown(nil, line))
 	}
-	return s
+	head, n := 0, 0
+	for {
+		_, size, w := showRune(line[head:], utf8.DecodeRune)
+		if n+w > half {
+			break
+		}
+		head, n = head+size, n+w
+	}
+	tail, n := len(line), 0
+	for {
+		_, size, w := showRune(line[:tail], utf8.DecodeLastRune)
+		if n+w > half || tail-size < head {
+			break
+		}
+		tail, n = tail-size, n+w
+	}
+	b := appendShown(nil, line[:head])
+	b = fmt.Appendf(b, " <... %d bytes ...> ", tail-head)
+	return string(appendShown(b, line[tail:]))
+}
+
+// showRune decodes the rune at one end of line with decode, and returns it,
+// its size in line, and the bytes it shows as in [showLine].
+func showRune(line []byte, decode func([]byte) (rune, int)) (r rune, size, width int) {
+	r, size = decode(line)
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		return r, size, len("<0xff>")
+	case !unicode.IsPrint(r) && r != ' ':
+		return r, size, len(fmt.Sprintf("<U+%04X>", r))
+	}
+	return r, size, size
+}
+
+// appendShown appends line to b as [showLine] shows it, uncut.
+func appendShown(b, line []byte) []byte {
+	for i := 0; i < len(line); {
+		r, size, _ := showRune(line[i:], utf8.DecodeRune)
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b = fmt.Appendf(b, "<0x%02x>", line[i])
+		case !unicode.IsPrint(r) && r != ' ':
+			b = fmt.Appendf(b, "<U+%04X>", r)
+		default:
+			b = append(b, line[i:i+size]...)
+		}
+		i += size
+	}
+	return b
 }

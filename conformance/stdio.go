@@ -156,6 +156,7 @@ type Port struct {
 type process struct {
 	cmd        *exec.Cmd
 	marker     string // the value of PortMarkerEnv
+	born       uint64 // its start, for proc.EndDescendants
 	tmp        string // its TMPDIR, removed when it ends
 	stdin      *os.File
 	lines      chan lineOrErr
@@ -353,7 +354,7 @@ func (p *Port) Abort() {
 	p.mu.Unlock()
 	if pr != nil {
 		proc.SignalGroup(pr.cmd, syscall.SIGKILL)
-		proc.EndDescendants(pr.marker, pr.cmd.Process.Pid)
+		proc.EndDescendants(pr.marker, pr.cmd.Process.Pid, pr.born)
 	}
 }
 
@@ -435,7 +436,7 @@ func (p *Port) start() error {
 	p.mu.Lock()
 	aborted := p.aborted
 	if !aborted {
-		if err = proc.Start(cmd); err == nil {
+		if pr.born, err = proc.Start(cmd); err == nil {
 			p.proc = pr
 		}
 	}
@@ -647,7 +648,7 @@ func (p *Port) fail(status Status, msg string) *TransportError {
 // stops reading its output.
 func (pr *process) end() {
 	proc.SignalGroup(pr.cmd, syscall.SIGKILL)
-	proc.EndDescendants(pr.marker, pr.cmd.Process.Pid)
+	proc.EndDescendants(pr.marker, pr.cmd.Process.Pid, pr.born)
 	select {
 	case <-pr.stderrDone:
 	case <-time.After(500 * time.Millisecond): // held by a process out of reach

@@ -1,3 +1,5 @@
+//go:build linux
+
 package proc
 
 import (
@@ -20,10 +22,17 @@ import (
 // It gets SIGKILL if the runner's thread that started it ends (the runner
 // killed by a signal it cannot catch), so that a port that would wait on
 // its input forever does not outlive the runner.
-func Start(cmd *exec.Cmd) error {
+//
+// It returns when the process started, in clock ticks since boot, for
+// EndDescendants: no descendant of the port started before it.
+func Start(cmd *exec.Cmd) (born uint64, err error) {
 	SetGroup(cmd)
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	return cmd.Start()
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	st, _ := statOf(cmd.Process.Pid) // a child not yet waited for: its stat is there
+	return st.start, nil
 }
 
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER of prctl(2).
@@ -40,8 +49,11 @@ var BecomeSubreaper = sync.OnceFunc(func() {
 // marker, wherever it is (its group, another group, another session), and
 // reaps those that became the runner's children, as well as every zombie
 // child left of the port's process group (leader's), within sweepTime.
-// leader, the port's own process, is left to its exec.Cmd to reap.
-func EndDescendants(marker string, leader int) {
+// leader, the port's own process, is left to its exec.Cmd to reap. Only
+// the processes that started no earlier than born, the leader's start that
+// Start returned, can be its descendants: only their environments are read,
+// so that a sweep costs little however many other processes run.
+func EndDescendants(marker string, leader int, born uint64) {
 	want := []byte(MarkerEnv + "=" + marker + "\x00")
 	self := os.Getpid()
 	killed := map[int]bool{}
@@ -58,6 +70,9 @@ func EndDescendants(marker string, leader int) {
 				if st.ppid == self && (st.pgrp == leader || killed[pid]) {
 					reap(pid)
 				}
+				continue
+			}
+			if st.start < born {
 				continue
 			}
 			env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
@@ -105,23 +120,25 @@ func reap(pid int) {
 type procStat struct {
 	state      byte
 	ppid, pgrp int
+	start      uint64 // clock ticks since boot
 }
 
-// statOf reads a process's state, parent and group from /proc.
+// statOf reads a process's state, parent, group and start time from /proc.
 func statOf(pid int) (procStat, bool) {
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return procStat{}, false
 	}
-	// "pid (comm) state ppid pgrp ...": comm may hold anything but its
-	// last ')'.
+	// "pid (comm) state ppid pgrp ...", the start time being the 22nd
+	// field (proc_pid_stat(5)): comm may hold anything but its last ')'.
 	f := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
-	if len(f) < 3 {
+	if len(f) < 20 {
 		return procStat{}, false
 	}
 	ppid, err1 := strconv.Atoi(string(f[1]))
 	pgrp, err2 := strconv.Atoi(string(f[2]))
-	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp}, err1 == nil && err2 == nil
+	start, err3 := strconv.ParseUint(string(f[19]), 10, 64)
+	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp, start: start}, err1 == nil && err2 == nil && err3 == nil
 }
 
 // processes lists the process ids in /proc.

@@ -9,13 +9,14 @@ import "os/exec"
 
 func BecomeSubreaper() {}
 
-// Start starts a port's process in its own process group.
-func Start(cmd *exec.Cmd) error {
+// Start starts a port's process in its own process group. Its start time
+// is not known here (0).
+func Start(cmd *exec.Cmd) (born uint64, err error) {
 	SetGroup(cmd)
-	return cmd.Start()
+	return 0, cmd.Start()
 }
 
-func EndDescendants(marker string, leader int) {}
+func EndDescendants(marker string, leader int, born uint64) {}
 
 // EndChildren does nothing here: it ends the children of the calling process
 // on Linux only.

@@ -5,10 +5,15 @@
 //
 // Usage:
 //
-//	go run ./internal/dev/testrun [-race] [-reuse] -- COMMAND ARGS...
+//	go run ./internal/dev/testrun [-race] [-reuse] -- COMMAND ARGS... [--then COMMAND ARGS...]...
 //
-// With -race, testrun adds -race to COMMAND (after its "test" argument)
-// when the race detector can run here: cgo enabled and the C compiler that
+// The commands separated by --then run one after the other, as one run:
+// each runs even when one before it failed (as go test goes on past a
+// failing package), unless the run was interrupted. The Makefile runs the
+// suite with the race detector, then the volume tests without it.
+//
+// With -race, testrun adds -race to the first COMMAND (after its "test"
+// argument) when the race detector can run here: cgo enabled and the C compiler that
 // go env CC names installed. When it cannot, the tests run without it and
 // the run ends with a WARNING naming what was not checked and the command
 // that installs the compiler; under CI=true testrun fails instead, before
@@ -35,7 +40,7 @@
 // release', or why not, naming the files that keep the tree from being
 // its commit.
 //
-// Exit status: COMMAND's own; 1 under CI=true when -race cannot run; 2 for
+// Exit status: the first failing COMMAND's own; 1 under CI=true when -race cannot run; 2 for
 // bad usage; 3 if COMMAND could not start; 130 or 143 after SIGINT or
 // SIGTERM.
 package main
@@ -85,19 +90,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	command := fs.Args()
-	if len(command) == 0 {
-		fmt.Fprintln(stderr, "testrun: error: no command to run\nusage: go run ./internal/dev/testrun [-race] [-reuse] -- COMMAND ARGS...")
+	commands := splitCommands(command)
+	if slices.ContainsFunc(commands, func(c []string) bool { return len(c) == 0 }) {
+		fmt.Fprintln(stderr, "testrun: error: no command to run\nusage: go run ./internal/dev/testrun [-race] [-reuse] -- COMMAND ARGS... [--then COMMAND ARGS...]...")
 		return 2
 	}
 	var warnings []string
 	if *race {
-		i := slices.Index(command, "test")
+		i := slices.Index(commands[0], "test")
 		if i < 0 {
 			fmt.Fprintln(stderr, "testrun: error: -race needs a go test COMMAND (no \"test\" argument to add -race after)")
 			return 2
 		}
 		if missing := raceMissing(); missing == "" {
-			command = slices.Insert(slices.Clone(command), i+1, "-race")
+			commands[0] = slices.Insert(slices.Clone(commands[0]), i+1, "-race")
+			command = joinCommands(commands)
 		} else if os.Getenv("CI") == "true" {
 			fmt.Fprintf(stderr, "testrun: error: %s, and CI=true: the tests must run with the race detector in CI\n", missing)
 			return 1
@@ -139,7 +146,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer os.Remove(report.Name())
 
 	var tally packages
-	status := runCommand(command, report.Name(), io.MultiWriter(stdout, &tally), stderr)
+	status := 0
+	for _, c := range commands {
+		st := runCommand(c, report.Name(), io.MultiWriter(stdout, &tally), stderr)
+		if status == 0 {
+			status = st
+		}
+		if st == 130 || st == 143 || st == 3 {
+			status = st
+			break
+		}
+	}
 	warnings = append(warnings, readLines(report.Name())...)
 	printWarnings(stderr, warnings)
 	recorded := ""
@@ -163,6 +180,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "make test: %s%s; %s\n", tally.summary(status), skipped(warnings), recorded)
 	return status
+}
+
+// splitCommands splits args at each "--then" into the commands to run.
+func splitCommands(args []string) [][]string {
+	var commands [][]string
+	for {
+		i := slices.Index(args, "--then")
+		if i < 0 {
+			return append(commands, args)
+		}
+		commands, args = append(commands, args[:i]), args[i+1:]
+	}
+}
+
+// joinCommands is the inverse of splitCommands.
+func joinCommands(commands [][]string) []string {
+	var args []string
+	for i, c := range commands {
+		if i > 0 {
+			args = append(args, "--then")
+		}
+		args = append(args, c...)
+	}
+	return args
 }
 
 // raceMissing returns why the race detector cannot run here, with the
@@ -192,7 +233,7 @@ func raceMissing() string {
 // a test binary's timeout: which tests were running, for how long.
 type packages struct {
 	partial []byte
-	ok      int
+	ok      []string // each package once, though several commands test it
 	failed  []string
 	// timedOut is go test's "panic: test timed out after D" line, and
 	// running the tests it names after "running tests:".
@@ -220,9 +261,13 @@ func (p *packages) Write(b []byte) (int, error) {
 func (p *packages) line(line string) {
 	switch {
 	case strings.HasPrefix(line, "ok  \t"):
-		p.ok++
+		if pkg := strings.Fields(line)[1]; !slices.Contains(p.ok, pkg) {
+			p.ok = append(p.ok, pkg)
+		}
 	case strings.HasPrefix(line, "FAIL\t"):
-		p.failed = append(p.failed, strings.Fields(line)[1])
+		if pkg := strings.Fields(line)[1]; !slices.Contains(p.failed, pkg) {
+			p.failed = append(p.failed, pkg)
+		}
 	case strings.HasPrefix(line, "panic: test timed out after "):
 		p.timedOut, p.running, p.inList = strings.TrimPrefix(line, "panic: test timed out after "), nil, false
 	case p.timedOut != "" && line == "running tests:":
@@ -235,15 +280,21 @@ func (p *packages) line(line string) {
 }
 
 func (p *packages) summary(status int) string {
+	ok := len(p.ok)
+	for _, f := range p.failed {
+		if slices.Contains(p.ok, f) {
+			ok-- // passed in one command, failed in another
+		}
+	}
 	switch {
 	case status == 130 || status == 143:
-		return fmt.Sprintf("INTERRUPTED (%s): the tests were stopped; %s had passed", map[int]string{130: "SIGINT", 143: "SIGTERM"}[status], plural(p.ok, "package"))
+		return fmt.Sprintf("INTERRUPTED (%s): the tests were stopped; %s had passed", map[int]string{130: "SIGINT", 143: "SIGTERM"}[status], plural(ok, "package"))
 	case status == 0:
-		return fmt.Sprintf("passed: %s tested", plural(p.ok, "package"))
+		return fmt.Sprintf("passed: %s tested", plural(ok, "package"))
 	}
-	s := fmt.Sprintf("FAILED (exit status %d): %s passed before it stopped", status, plural(p.ok, "package"))
+	s := fmt.Sprintf("FAILED (exit status %d): %s passed before it stopped", status, plural(ok, "package"))
 	if len(p.failed) > 0 {
-		s = fmt.Sprintf("FAILED: %d of %d packages failed (%s)", len(p.failed), len(p.failed)+p.ok, strings.Join(p.failed, ", "))
+		s = fmt.Sprintf("FAILED: %d of %d packages failed (%s)", len(p.failed), len(p.failed)+ok, strings.Join(p.failed, ", "))
 	}
 	if p.timedOut != "" {
 		s += fmt.Sprintf("; a test binary hit go test's timeout of %s while running %s: on a busy machine, try 'make test TEST_P=1' or a quieter machine, else look for a test that waits for something that never comes", p.timedOut, strings.Join(p.running, ", "))

@@ -299,3 +299,39 @@ func TestInterruptStopsStubbornTests(t *testing.T) {
 		t.Errorf("stderr %q, stdout %q, want it to say the stubborn tests were killed", r.err, r.out)
 	}
 }
+
+// TestThen: the commands after --then run after the first, as one run: the
+// race detector is added to the first only, a failing first does not stop
+// the second, the first failure's status is the run's, and a package that
+// both test is counted once (failed if either failed).
+func TestThen(t *testing.T) {
+	gitRepo(t)
+	t.Setenv("CC", "sh")
+	t.Setenv("CGO_ENABLED", "1")
+	first := []string{"sh", "-c", `echo "first: $*"; printf 'ok  \tpkg/a\t0.1s\nFAIL\tpkg/b\t0.3s\n'; exit 1`, "sh", "test", "./..."}
+	second := []string{"sh", "-c", `echo "second: $*"; printf 'ok  \tpkg/a\t0.1s\nok  \tpkg/c\t0.2s\n'; exit 0`, "sh", "test", "-run", "X", "./pkg/a"}
+	args := append(append(append([]string{"-race", "--"}, first...), "--then"), second...)
+	code, out, errs := runOnce(t, args...)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (the first command's failure); stderr:\n%s", code, errs)
+	}
+	for _, want := range []string{
+		"first: test -race ./...\n",
+		"second: test -run X ./pkg/a\n",
+		"make test: FAILED: 1 of 3 packages failed (pkg/b), nothing skipped; not recorded for 'make release'\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	// Both pass: the stamp's command is both, and a second run reuses it.
+	second[2] = `printf 'ok  \tpkg/a\t0.1s\n'`
+	first[2] = `printf 'ok  \tpkg/a\t0.1s\nok  \tpkg/b\t0.1s\n'`
+	args = append(append(append([]string{"-race", "--"}, first...), "--then"), second...)
+	if code, out, _ := runOnce(t, args...); code != 0 || !strings.Contains(out, "make test: passed: 2 packages tested, nothing skipped; recorded") {
+		t.Fatalf("exit %d, stdout:\n%s", code, out)
+	}
+	if code, out, _ := runOnce(t, append([]string{"-reuse"}, args...)...); code != 0 || !strings.Contains(out, "--then") || !strings.Contains(out, "(reused)") {
+		t.Errorf("-reuse: exit %d, stdout:\n%s", code, out)
+	}
+}
