@@ -173,15 +173,27 @@ func TestBrokenPorts(t *testing.T) {
 	}
 	py := python3(t)
 	s := loadSuite(t)
-	// The 32 MiB lines of the protocol level take the Python port seconds
-	// each: they go only to the ports whose row names one of them
-	// (TestPythonPort sends them to the real port).
-	all := s.protocol
-	var short []*conformance.ProtocolCase
-	for _, c := range all {
-		if !strings.HasPrefix(c.ID, lineLimitCases) {
-			short = append(short, c)
+	// Two kinds of protocol case go only to the ports whose row names
+	// one of their kind: the 32 MiB lines, which take the Python port
+	// seconds each, and the fresh sessions, each a Python start (15 of
+	// them would be most of the test's time). The real port gets both
+	// (TestPythonPort), and so does every scripted bug of the protocol
+	// level (TestProtocolLevel).
+	lineLimit := func(c *conformance.ProtocolCase) bool { return strings.HasPrefix(c.ID, lineLimitCases) }
+	fresh := func(c *conformance.ProtocolCase) bool { return c.Fresh }
+	kindNamed := func(row []string, kind func(*conformance.ProtocolCase) bool) bool {
+		return slices.ContainsFunc(s.protocol, func(c *conformance.ProtocolCase) bool {
+			return kind(c) && slices.ContainsFunc(row, func(id string) bool { return strings.Split(id, "#")[0] == c.ID })
+		})
+	}
+	protocolFor := func(row []string) (cases []*conformance.ProtocolCase) {
+		withLines, withFresh := kindNamed(row, lineLimit), kindNamed(row, fresh)
+		for _, c := range s.protocol {
+			if (!lineLimit(c) || withLines) && (!fresh(c) || withFresh) {
+				cases = append(cases, c)
+			}
 		}
+		return cases
 	}
 	scripts, err := filepath.Glob(filepath.Join(brokenDir, "[^_]*.py"))
 	if err != nil {
@@ -218,11 +230,11 @@ func TestBrokenPorts(t *testing.T) {
 		}
 		name := filepath.Base(script)
 		ps, callTimeout := s, time.Duration(0)
-		ps.protocol = short
-		if slices.ContainsFunc(table[name], func(id string) bool { return strings.HasPrefix(id, lineLimitCases) }) {
+		ps.protocol = protocolFor(table[name])
+		if slices.ContainsFunc(ps.protocol, lineLimit) {
 			// The 32 MiB lines take a Python port seconds each, more on a
 			// loaded machine: the generous timeout of runPort.
-			ps.protocol, callTimeout = all, 30*time.Second
+			callTimeout = 30 * time.Second
 		}
 		wg.Go(func() {
 			sem <- struct{}{}
