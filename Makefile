@@ -13,13 +13,14 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # binary can take a gigabyte. docs/testing.md's "make test" figures say more.
 TEST_P ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
-# The volume tests drive real ports by the hundred (each broken port through
-# every level, the fuzzer against each, conform's transcripts against
-# processes): their cost is the ports' and the calls', not the runner's
-# concurrency, which the race detector checks in the other tests. make test
+# The volume tests drive real ports by the hundred or 32 MiB inputs through
+# processes (each broken port through every level, the fuzzer against each,
+# conform's transcripts, a wrong port through every level, catalogkit's
+# memory at the input limit): their cost is the ports' and the calls', not
+# the runner's concurrency, which the race detector checks in the other tests. make test
 # runs every other test with the race detector, then these, in the packages
 # that hold them, without it: docs/testing.md gives the figures.
-VOLUME_TESTS = ^(TestBrokenPorts|TestFuzzFindsBrokenPorts|TestCLIHeavy|TestFuzzCLI)$$
+VOLUME_TESTS = ^(TestBrokenPorts|TestFuzzFindsBrokenPorts|TestCLIHeavy|TestFuzzCLI|TestConformWrongPort|TestMemoryAtTheLimit)$$
 VOLUME_PKGS  = ./conformance ./internal/suites/fuzzgate ./cmd/catalogkit
 
 test: ## gofmt, vet, staticcheck and every test, with the race detector but for the volume tests (the README's test command); ends with a summary line and a WARNING per skipped check
