@@ -13,11 +13,11 @@
 // suite with the race detector, then the volume tests without it.
 //
 // With -race, testrun adds -race to the first COMMAND (after its "test"
-// argument) when the race detector can run here: cgo enabled and the C compiler that
-// go env CC names installed. When it cannot, the tests run without it and
-// the run ends with a WARNING naming what was not checked and the command
-// that installs the compiler; under CI=true testrun fails instead, before
-// running anything.
+// argument) when the race detector can run here: cgo enabled and the C
+// compiler that go env CC names installed. When it cannot, the tests run
+// without it and the run ends with a WARNING naming what was not checked
+// and the command that installs the compiler; under CI=true testrun fails
+// instead, before running anything.
 //
 // It runs COMMAND with CATALOGKIT_SKIP_REPORT naming a fresh file. A test
 // that skips because something is missing (Chromium, python3) appends one
@@ -40,9 +40,9 @@
 // release', or why not, naming the files that keep the tree from being
 // its commit.
 //
-// Exit status: the first failing COMMAND's own; 1 under CI=true when -race cannot run; 2 for
-// bad usage; 3 if COMMAND could not start; 130 or 143 after SIGINT or
-// SIGTERM.
+// Exit status: the first failing COMMAND's own; 1 under CI=true when -race
+// cannot run; 2 for bad usage; 3 if a COMMAND could not start; 130 or 143
+// after SIGINT or SIGTERM.
 package main
 
 import (
