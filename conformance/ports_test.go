@@ -183,7 +183,7 @@ func TestBrokenPorts(t *testing.T) {
 	fresh := func(c *conformance.ProtocolCase) bool { return c.Fresh }
 	kindNamed := func(row []string, kind func(*conformance.ProtocolCase) bool) bool {
 		return slices.ContainsFunc(s.protocol, func(c *conformance.ProtocolCase) bool {
-			return kind(c) && slices.ContainsFunc(row, func(id string) bool { return strings.Split(id, "#")[0] == c.ID })
+			return kind(c) && slices.ContainsFunc(row, func(id string) bool { id, _, _ = strings.Cut(id, "#"); return id == c.ID })
 		})
 	}
 	protocolFor := func(row []string) (cases []*conformance.ProtocolCase) {

@@ -663,8 +663,8 @@ func showLine(line []byte) string {
 	const max, half = 600, 300
 	whole, n := true, 0
 	for i := 0; i < len(line); {
-		_, size, w := showRune(line[i:], utf8.DecodeRune)
-		if n += w; n > max {
+		size, shown := showRune(line[i:])
+		if n += len(shown); n > max {
 			whole = false
 			break
 		}
@@ -675,50 +675,44 @@ func showLine(line []byte) string {
 	}
 	head, n := 0, 0
 	for {
-		_, size, w := showRune(line[head:], utf8.DecodeRune)
-		if n+w > half {
+		size, shown := showRune(line[head:])
+		if n+len(shown) > half {
 			break
 		}
-		head, n = head+size, n+w
+		head, n = head+size, n+len(shown)
 	}
 	tail, n := len(line), 0
 	for {
-		_, size, w := showRune(line[:tail], utf8.DecodeLastRune)
-		if n+w > half || tail-size < head {
+		_, size := utf8.DecodeLastRune(line[:tail])
+		_, shown := showRune(line[tail-size : tail])
+		if n+len(shown) > half || tail-size < head {
 			break
 		}
-		tail, n = tail-size, n+w
+		tail, n = tail-size, n+len(shown)
 	}
 	b := appendShown(nil, line[:head])
 	b = fmt.Appendf(b, " <... %d bytes ...> ", tail-head)
 	return string(appendShown(b, line[tail:]))
 }
 
-// showRune decodes the rune at one end of line with decode, and returns it,
-// its size in line, and the bytes it shows as in [showLine].
-func showRune(line []byte, decode func([]byte) (rune, int)) (r rune, size, width int) {
-	r, size = decode(line)
+// showRune returns the size of the character line begins with and what it
+// shows as in [showLine].
+func showRune(line []byte) (size int, shown []byte) {
+	r, size := utf8.DecodeRune(line)
 	switch {
 	case r == utf8.RuneError && size <= 1:
-		return r, size, len("<0xff>")
+		return size, fmt.Appendf(nil, "<0x%02x>", line[0])
 	case !unicode.IsPrint(r) && r != ' ':
-		return r, size, len(fmt.Sprintf("<U+%04X>", r))
+		return size, fmt.Appendf(nil, "<U+%04X>", r)
 	}
-	return r, size, size
+	return size, line[:size]
 }
 
 // appendShown appends line to b as [showLine] shows it, uncut.
 func appendShown(b, line []byte) []byte {
 	for i := 0; i < len(line); {
-		r, size, _ := showRune(line[i:], utf8.DecodeRune)
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			b = fmt.Appendf(b, "<0x%02x>", line[i])
-		case !unicode.IsPrint(r) && r != ' ':
-			b = fmt.Appendf(b, "<U+%04X>", r)
-		default:
-			b = append(b, line[i:i+size]...)
-		}
+		size, shown := showRune(line[i:])
+		b = append(b, shown...)
 		i += size
 	}
 	return b
